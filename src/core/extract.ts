@@ -1,0 +1,360 @@
+import { CATALOGUE, FRAME_STAGES, KEY_STAGES, isTorchEvidence, type CatalogueEntry } from './catalogue';
+import { hintsFromPath, hostFromNodeId } from './identity';
+import { LineScanner, anchorRegex, type ScanStats, type ScannedLine } from './lineScanner';
+import type { FailureStage, FileExtract, FileProblem, IdentityHint, LogEvent, StreamExtract } from './model';
+import { parsePrefixes, type ParsedLine } from './prefixes';
+
+// Per-file extraction: scanner → prefixes → catalogue. Runs in a worker (browser) or in Node (CLI), one
+// instance per file, fed chunk by chunk; the result is plain data for the job builder.
+
+interface CompiledEntry {
+  entry: CatalogueEntry;
+  re: RegExp;
+}
+
+const COMPILED: CompiledEntry[] = CATALOGUE.map((entry) => ({ entry, re: new RegExp(entry.pattern) }));
+const FRAME_RE = /File "(?<path>[^"]+)", line (?<lineno>\d+), in (?<fn>[\w<>]+)/g;
+const KEY_STAGE_RES = KEY_STAGES.map((k) => ({ re: new RegExp(k.re), stage: k.stage }));
+const ANCHORS_ALL = anchorRegex(CATALOGUE.flatMap((e) => e.anchors));
+const ANCHORS_NO_ONCE = anchorRegex(CATALOGUE.filter((e) => !e.once).flatMap((e) => e.anchors));
+/** Stored event text is cut here; matching still sees the whole (line-limited) text. */
+const MAX_EVENT_TEXT = 2000;
+/** How far back (lines) a traceback's frames still belong to an exception line. */
+const TRACEBACK_REACH = 400;
+/** Watchdog timeouts on the first collectives are startup trouble; later ones are training hangs. */
+const STARTUP_SEQ_MAX = 5;
+const HEAD_LINES = 40;
+const TORCH_IDS = new Set(CATALOGUE.filter(isTorchEvidence).map((e) => e.id));
+const TRACEBACK_START = 'Traceback (most recent call last)';
+
+interface StreamState {
+  x: StreamExtract;
+  frames: string[];
+  tracebackLine: number;
+  lastEventByID: Map<string, LogEvent>;
+  facts: Record<string, string>;
+}
+
+export interface Extractor {
+  push(chunk: Uint8Array): void;
+  finish(): FileExtract;
+}
+
+export interface ExtractorOptions {
+  mtimeMs?: number | null;
+  maxLineChars?: number;
+}
+
+export function createExtractor(file: string, opts: ExtractorOptions = {}): Extractor {
+  const streams = new Map<string, StreamState>();
+  let onceDone = false;
+  // Once the first step is seen, its (frequent) anchors stop being searched for.
+  const anchors = new RegExp(ANCHORS_ALL.source, 'g');
+  // eslint-disable-next-line prefer-const -- the line callback refers to it before construction ends
+  let scanner: LineScanner;
+
+  const stream = (key: string): StreamState => {
+    let s = streams.get(key);
+    if (!s) {
+      s = {
+        x: {
+          file,
+          stream: key,
+          events: [],
+          identity: [],
+          firstLine: null,
+          lastLine: null,
+          lineCount: 0,
+          formats: {},
+        },
+        frames: [],
+        tracebackLine: -1,
+        lastEventByID: new Map(),
+        facts: {},
+      };
+      streams.set(key, s);
+    }
+    return s;
+  };
+
+  const onLine = (l: ScannedLine) => {
+    const p = parsePrefixes(l.text);
+    const key = p.slurm ?? (p.outer.includes('pdsh') || p.outer.includes('collector') ? (p.host ?? '') : '');
+    const s = stream(key);
+    if (s.x.firstLine === null && l.text.trim() !== '')
+      s.x.firstLine = { line: l.line, text: cutText(l.text), clocks: p.clocks };
+    if (key !== '') s.x.lastLine = { line: l.line, text: cutText(l.text), clocks: p.clocks };
+    matchLine(s, l, p);
+  };
+
+  const matchLine = (s: StreamState, l: ScannedLine, p: ParsedLine) => {
+    const text = l.text;
+    // Traceback structure first: a collapsed traceback may hold frames and the exception on one line.
+    if (text.includes(TRACEBACK_START)) {
+      s.frames = [];
+      s.tracebackLine = l.line;
+    }
+    if (text.includes('File "')) {
+      FRAME_RE.lastIndex = 0;
+      let fm: RegExpExecArray | null;
+      while ((fm = FRAME_RE.exec(text)) !== null) s.frames.push(fm.groups!.fn!);
+      if (s.tracebackLine < 0) s.tracebackLine = l.line;
+    }
+    for (const { entry, re } of COMPILED) {
+      if (entry.kind === 'frame' || entry.kind === 'traceback') continue;
+      if (entry.once && onceDone) continue;
+      if (!entry.anchors.some((a) => text.includes(a))) continue;
+      const m = re.exec(p.msg);
+      if (!m) continue;
+      const fields = groupsOf(m);
+      if (p.format) s.x.formats[p.format] = (s.x.formats[p.format] ?? 0) + 1;
+      if (entry.kind === 'field') {
+        const owner = s.lastEventByID.get(entry.blockOf!);
+        if (owner && l.line - owner.line <= (entry.maxDistance ?? 20) && fields.key && !(fields.key in owner.fields)) {
+          owner.fields[fields.key] = fields.val ?? '';
+        }
+        return;
+      }
+      if (entry.kind === 'fact') {
+        for (const [k, v] of Object.entries(fields)) s.facts[k] ??= v;
+        s.x.events.push(makeEvent(entry, l, p, fields));
+        return;
+      }
+      const ev = makeEvent(entry, l, p, fields);
+      if (entry.stage) {
+        ev.stage = refineStage(entry, s, l.line, fields);
+        ev.role = refineRole(entry, s, l.line, fields);
+        if (s.frames.length && l.line - s.tracebackLine <= TRACEBACK_REACH) ev.frames = [...s.frames];
+      }
+      s.x.events.push(ev);
+      s.lastEventByID.set(entry.id, ev);
+      if (entry.once && streams.size === 1) {
+        onceDone = true;
+        scanner.setAnchors(new RegExp(ANCHORS_NO_ONCE.source, 'g'));
+      }
+      return;
+    }
+  };
+
+  const makeEvent = (
+    entry: CatalogueEntry,
+    l: ScannedLine,
+    p: ParsedLine,
+    fields: Record<string, string>,
+  ): LogEvent => {
+    const ev: LogEvent = {
+      id: entry.id,
+      kind: entry.kind as LogEvent['kind'],
+      file,
+      line: l.line,
+      text: cutText(l.text),
+      clocks: p.clocks,
+      fields,
+    };
+    if (p.ranks.length) ev.ranks = p.ranks;
+    if (p.tee) ev.localRank = p.tee.localRank;
+    return ev;
+  };
+
+  const refineStage = (
+    entry: CatalogueEntry,
+    s: StreamState,
+    line: number,
+    fields: Record<string, string>,
+  ): FailureStage => {
+    const base = entry.stage!;
+    const framesFresh = s.frames.length > 0 && line - s.tracebackLine <= TRACEBACK_REACH;
+    const fromFrames = (): FailureStage | null => {
+      if (!framesFresh) return null;
+      // Innermost frames are last; the deepest recognised function decides.
+      for (let i = s.frames.length - 1; i >= 0; i--) {
+        const fn = s.frames[i]!;
+        const hit = FRAME_STAGES.find((f) => f.fns.includes(fn));
+        if (hit) return hit.stage;
+      }
+      return null;
+    };
+    switch (entry.refine) {
+      case 'frames': {
+        const st = fromFrames();
+        if (st && (!entry.refineTo || entry.refineTo.includes(st))) return st;
+        return base;
+      }
+      case 'keys': {
+        const keys = fields.keys ?? '';
+        const hit = KEY_STAGE_RES.find((k) => k.re.test(keys));
+        return hit?.stage ?? fromFrames() ?? base;
+      }
+      case 'seq':
+        return Number(fields.seq) <= STARTUP_SEQ_MAX ? 'comm-init' : 'collective-timeout';
+      default:
+        return base;
+    }
+  };
+
+  const refineRole = (entry: CatalogueEntry, s: StreamState, line: number, fields: Record<string, string>) => {
+    if (entry.primaryIfAtLeast) {
+      const v = Number(fields[entry.primaryIfAtLeast.field]);
+      if (v >= entry.primaryIfAtLeast.value) return 'primary';
+    }
+    if (entry.refine === 'inner') {
+      // The exception chain since the traceback began: a lost connection means the host went away.
+      const since = Math.max(0, s.tracebackLine - TRACEBACK_REACH);
+      const recent = s.x.events.filter((e) => e.line >= since && e.line <= line);
+      const lost = recent.some((e) => e.id === 'connection-lost');
+      const connectTimeout = recent.some((e) => e.id === 'client-connect-timeout');
+      if (lost && !connectTimeout) return 'consequence';
+    }
+    return entry.role ?? 'primary';
+  };
+
+  scanner = new LineScanner(anchors, onLine, { maxLineChars: opts.maxLineChars, headLines: HEAD_LINES });
+
+  return {
+    push(chunk) {
+      scanner.push(chunk);
+    },
+    finish() {
+      const st = scanner.finish();
+      const pathHints = hintsFromPath(file);
+      const out: StreamExtract[] = [];
+      if (streams.size === 0) stream('');
+      for (const s of streams.values()) {
+        if (s.x.stream === '') {
+          if (st.first)
+            s.x.firstLine = {
+              line: st.first.line,
+              text: cutText(st.first.text),
+              clocks: parsePrefixes(st.first.text).clocks,
+            };
+          if (st.last)
+            s.x.lastLine = {
+              line: st.last.line,
+              text: cutText(st.last.text),
+              clocks: parsePrefixes(st.last.text).clocks,
+            };
+          s.x.lineCount = st.lines;
+        }
+        // A labelled stream with no recognised line of its own is noise of the label, not a node.
+        if (s.x.stream !== '' && s.x.events.length === 0) continue;
+        s.x.identity = [...(s.x.stream === '' || streams.size === 1 ? pathHints : []), ...contentHints(s)];
+        if (s.x.stream !== '') {
+          s.x.identity.push({
+            kind: 'label',
+            value: `${file}#${s.x.stream}`,
+            evidence: `line label "${s.x.stream}:" in ${file}`,
+            confidence: 'high',
+          });
+        }
+        out.push(s.x);
+      }
+      // Drop the unlabelled remainder of a labelled file when it holds nothing of its own.
+      const useful = out.filter((x) => x.stream !== '' || x.events.length > 0 || out.length === 1);
+      const torchy = useful.some((x) => x.events.some((e) => TORCH_IDS.has(e.id)));
+      const problem = problemOf(file, st, torchy);
+      return {
+        file,
+        bytes: st.bytes,
+        lines: st.lines,
+        longLines: st.longLines,
+        invalidUtf8: st.invalidUtf8,
+        mtimeMs: opts.mtimeMs ?? null,
+        streams: problem ? [] : useful,
+        problem,
+      };
+    },
+  };
+}
+
+function problemOf(file: string, st: ScanStats, torchy: boolean): FileProblem | null {
+  if (st.packed)
+    return {
+      code: 'archive-error',
+      message: `${file} is ${st.packed}-compressed or an archive; unpack it first (or drop it as .gz/.zip/.tar.gz)`,
+    };
+  if (st.binary) return { code: 'binary', message: `${file} is not text (binary content); it was skipped` };
+  if (st.bytes === 0) return { code: 'empty', message: `${file} is empty` };
+  if (/\.json$/i.test(file)) return { code: 'not-a-log', message: `${file} is a JSON file, not a log` };
+  if (!torchy)
+    return {
+      code: 'not-a-log',
+      message: `${file} holds no torchrun or torch.distributed lines (${st.lines} lines read)`,
+    };
+  return null;
+}
+
+function groupsOf(m: RegExpExecArray): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (m.groups) for (const [k, v] of Object.entries(m.groups)) if (v !== undefined) out[k] = v;
+  return out;
+}
+
+function cutText(t: string): string {
+  return t.length > MAX_EVENT_TEXT ? t.slice(0, MAX_EVENT_TEXT) + ' …' : t;
+}
+
+/** What the recognised lines say about who this stream is. */
+function contentHints(s: StreamState): IdentityHint[] {
+  const hints: IdentityHint[] = [];
+  const seen = new Set<string>();
+  const add = (h: IdentityHint) => {
+    const k = `${h.kind}:${h.value}`;
+    if (seen.has(k)) return;
+    seen.add(k);
+    hints.push(h);
+  };
+  for (const e of s.x.events) {
+    const at = `line ${e.line}`;
+    if ((e.id === 'dyn-attempt' || e.id === 'dyn-joined' || e.id === 'dyn-closed') && e.fields.node) {
+      add({
+        kind: 'hostname',
+        value: hostFromNodeId(e.fields.node),
+        evidence: `${at}: node id '${e.fields.node}'`,
+        confidence: 'high',
+      });
+    }
+    if (e.id === 'dyn-joined' && e.fields.rank) {
+      add({
+        kind: 'group-rank',
+        value: e.fields.rank,
+        evidence: `${at}: joined … as rank ${e.fields.rank}`,
+        confidence: 'high',
+      });
+    }
+    if (e.id === 'child-failed' && e.fields.host) {
+      add({
+        kind: 'hostname',
+        value: e.fields.host.trim(),
+        evidence: `${at}: ChildFailedError host : ${e.fields.host}`,
+        confidence: 'high',
+      });
+    }
+    if (e.id === 'rdzv-complete' && e.fields.group_rank) {
+      add({
+        kind: 'group-rank',
+        value: e.fields.group_rank,
+        evidence: `${at}: Rendezvous complete, group_rank=${e.fields.group_rank}`,
+        confidence: 'high',
+      });
+    }
+    if (e.id === 'launch-config' && e.fields.rdzv_configs) {
+      const r = /'rank':\s*(\d+)/.exec(e.fields.rdzv_configs);
+      if (r)
+        add({
+          kind: 'node-rank',
+          value: r[1]!,
+          evidence: `${at}: rdzv_configs ${e.fields.rdzv_configs} (static --node_rank)`,
+          confidence: 'high',
+        });
+    }
+    if (e.id === 'torchrun-command') {
+      const r = /--node[_-]rank[= ](\d+)/.exec(e.fields.args ?? '');
+      if (r)
+        add({ kind: 'node-rank', value: r[1]!, evidence: `${at}: torchrun --node_rank=${r[1]}`, confidence: 'high' });
+    }
+    if (e.id === 'c10d-store-host') {
+      add({ kind: 'store-host', value: 'c10d', evidence: `${at}: ${e.text.slice(-80)}`, confidence: 'high' });
+    }
+  }
+  return hints;
+}

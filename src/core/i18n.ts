@@ -1,0 +1,118 @@
+import type { FailureStage, Verdict } from './model';
+
+// User-facing words for what the core decides, in English and Simplified Chinese. The CLI and the
+// dashboard both read these, so a stage is named the same way everywhere.
+
+export type Lang = 'en' | 'zh';
+
+export const LANGS: Lang[] = ['en', 'zh'];
+
+interface Words {
+  verdict: Record<Verdict, string>;
+  stage: Record<FailureStage, string>;
+  ui: Record<string, string>;
+}
+
+const en: Words = {
+  verdict: {
+    failed: 'FAILED',
+    healthy: 'HEALTHY',
+    incomplete: 'INCOMPLETE',
+    'not-torchrun': 'NO TORCHRUN LOGS',
+  },
+  stage: {
+    'store-connect': 'connecting to the TCPStore (the store host was not reachable in time)',
+    'rendezvous-connection': 'connecting to the c10d rendezvous store',
+    'rendezvous-timeout': 'waiting in the rendezvous for all nodes (rendezvous timeout)',
+    'rendezvous-closed': 'the rendezvous was closed by another node',
+    'rank-assignment': 'rank assignment after the rendezvous (the store `synchronize` wait)',
+    'pg-init': 'init_process_group (workers waiting for each other)',
+    'comm-init': 'communicator setup (NCCL/HCCL connect)',
+    'collective-timeout': 'a collective timed out during training (not a startup problem)',
+    'exit-barrier': 'the exit barrier (agents waiting for each other to finish)',
+    'worker-error': 'a worker process failed',
+    other: 'an error outside the known startup stages',
+  },
+  ui: {
+    job: 'Job',
+    torch: 'torch',
+    backend: 'backend',
+    nodes: 'nodes',
+    nproc: 'processes per node',
+    skew: 'launch skew',
+    stage: 'Failed in',
+    reportedBy: 'Reported by',
+    lateNodes: 'Late node(s)',
+    timeout: 'Timeout that fired',
+    why: 'Why',
+    evidence: 'Evidence',
+    node: 'node',
+    groupRank: 'group rank',
+    launch: 'launch',
+    lag: 'lag',
+    failure: 'failure',
+    missing: 'Missing nodes (no log provided)',
+    notes: 'Notes',
+    files: 'Files not used',
+    unknown: 'unknown',
+    none: 'none',
+    seconds: 's',
+    noFiles: 'No log files found in the given paths.',
+    rdzvConfigs: 'rdzv_configs',
+  },
+};
+
+const zh: Words = {
+  verdict: {
+    failed: '失败',
+    healthy: '正常',
+    incomplete: '不完整',
+    'not-torchrun': '未发现 torchrun 日志',
+  },
+  stage: {
+    'store-connect': '连接 TCPStore（未能及时连上 store 主机）',
+    'rendezvous-connection': '连接 c10d rendezvous store',
+    'rendezvous-timeout': '在 rendezvous 中等待所有节点（rendezvous 超时）',
+    'rendezvous-closed': 'rendezvous 已被其他节点关闭',
+    'rank-assignment': 'rendezvous 之后的 rank 分配（store `synchronize` 等待）',
+    'pg-init': 'init_process_group（worker 之间互相等待）',
+    'comm-init': '通信域建立（NCCL/HCCL 建链）',
+    'collective-timeout': '训练过程中集合通信超时（不是启动问题）',
+    'exit-barrier': '退出屏障（agent 互相等待结束）',
+    'worker-error': 'worker 进程出错',
+    other: '已知启动阶段之外的错误',
+  },
+  ui: {
+    job: '作业',
+    torch: 'torch',
+    backend: '后端',
+    nodes: '节点数',
+    nproc: '每节点进程数',
+    skew: '启动时间差',
+    stage: '失败阶段',
+    reportedBy: '报错节点',
+    lateNodes: '迟到节点',
+    timeout: '触发的超时',
+    why: '原因',
+    evidence: '证据',
+    node: '节点',
+    groupRank: 'group rank',
+    launch: '启动时间',
+    lag: '落后',
+    failure: '失败',
+    missing: '缺失的节点（未提供日志）',
+    notes: '说明',
+    files: '未使用的文件',
+    unknown: '未知',
+    none: '无',
+    seconds: '秒',
+    noFiles: '在给定路径中没有找到日志文件。',
+    rdzvConfigs: 'rdzv_configs',
+  },
+};
+
+export const WORDS: Record<Lang, Words> = { en, zh };
+
+export function words(lang: Lang): Words {
+  return WORDS[lang] ?? en;
+}

@@ -1,0 +1,114 @@
+import type { IdentityHint } from './model';
+
+// Node identity from file and folder names. Real names carry it in many shapes: `node3.log`,
+// `trainjob-worker-1.log` (Kubeflow: master-0 is node_rank 0, worker-k is node_rank k+1), `…-rank-5.out`,
+// `node1_logdir/<run>_<rand>/attempt_0/1/stdout.log` (a torchrun --log-dir tree), `error-<jobid>-3.out`.
+
+interface NameRule {
+  re: RegExp;
+  /** Name to give the node (from the match). */
+  name: (m: RegExpExecArray) => string;
+  /** node_rank implied by the name, if any. */
+  nodeRank?: (m: RegExpExecArray) => number;
+  confidence: IdentityHint['confidence'];
+  why: string;
+}
+
+const NAME_RULES: NameRule[] = [
+  {
+    re: /^(?<job>.*?)[-_]?(?<role>master|launcher)[-_](?<i>\d+)$/i,
+    name: (m) => m[0],
+    nodeRank: () => 0,
+    confidence: 'medium',
+    why: 'Kubeflow PyTorchJob name: master-0 is node_rank 0',
+  },
+  {
+    re: /^(?<job>.*?)[-_]?worker[-_](?<i>\d+)$/i,
+    name: (m) => m[0],
+    nodeRank: (m) => Number(m.groups!.i) + 1,
+    confidence: 'medium',
+    why: 'Kubeflow PyTorchJob name: worker-k is node_rank k+1',
+  },
+  {
+    re: /(?:^|[-_.])(?<n>(?:node|host|nd|gpu|compute)[-_]?(?<i>\d+))(?:[-_.]|$)/i,
+    name: (m) => m.groups!.n!,
+    confidence: 'medium',
+    why: 'node number in the name',
+  },
+  {
+    re: /(?:^|[-_.])(?:node[-_]?rank|noderank|nr)[-_]?(?<i>\d+)(?:[-_.]|$)/i,
+    name: (m) => `node${m.groups!.i}`,
+    nodeRank: (m) => Number(m.groups!.i),
+    confidence: 'medium',
+    why: 'node rank in the name',
+  },
+];
+
+const GENERIC_STEMS = /^(?:stdout|stderr|out|err|log|logs|output|console|error|train|run|job|slurm|torchrun|\d+)$/i;
+const LOGDIR_RUN = /^(?<run>.+)_(?<rand>[a-z0-9_]{8})$/;
+
+function stem(name: string): string {
+  return name.replace(/\.(?:log|txt|out|err|stdout|stderr)(?:\.\d+)?$/i, '').replace(/\.(?:log|txt|out)$/i, '');
+}
+
+/**
+ * Identity hints from a path like `job/node1_logdir/s5-job_8qsqphfk/attempt_0/0/stdout.log`.
+ * Parts nearest the file count first; a --log-dir layout names the agent's run folder.
+ */
+export function hintsFromPath(path: string): IdentityHint[] {
+  const parts = path.split(/[\\/]/).filter(Boolean);
+  const hints: IdentityHint[] = [];
+  const file = parts[parts.length - 1] ?? path;
+  // torchrun --log-dir: <root>/<run_id>_<rand>/attempt_<n>/<local_rank>/{stdout,stderr}.log|error.json
+  const attemptAt = parts.findIndex((p) => /^attempt_\d+$/.test(p));
+  if (attemptAt > 0 && attemptAt + 1 < parts.length) {
+    const runDir = parts[attemptAt - 1]!;
+    const run = LOGDIR_RUN.exec(runDir);
+    hints.push({
+      kind: 'logdir',
+      value: parts.slice(0, attemptAt).join('/'),
+      evidence: `--log-dir layout ${runDir}/${parts[attemptAt]}/${parts[attemptAt + 1]}/ (one agent's run folder${run ? `, run_id ${run.groups!.run}` : ''})`,
+      confidence: 'high',
+    });
+    hints.push({
+      kind: 'label',
+      value: `local_rank ${parts[attemptAt + 1]}`,
+      evidence: `folder ${parts[attemptAt + 1]} under ${parts[attemptAt]}`,
+      confidence: 'high',
+    });
+  }
+  const candidates = [stem(file), ...parts.slice(0, -1).reverse()];
+  for (const raw of candidates) {
+    const part = raw.replace(/[-_](?:logdir|logs?|output)$/i, '');
+    if (GENERIC_STEMS.test(part) || /^attempt_\d+$/.test(part) || LOGDIR_RUN.test(part)) continue;
+    for (const rule of NAME_RULES) {
+      const m = rule.re.exec(part);
+      if (!m) continue;
+      hints.push({ kind: 'name', value: rule.name(m), evidence: `${rule.why}: ${raw}`, confidence: rule.confidence });
+      if (rule.nodeRank) {
+        hints.push({
+          kind: 'node-rank',
+          value: String(rule.nodeRank(m)),
+          evidence: `${rule.why}: ${raw}`,
+          confidence: 'low',
+        });
+      }
+      return hints;
+    }
+  }
+  // No recognisable shape: the file name itself still tells files apart.
+  const s = stem(file);
+  if (!GENERIC_STEMS.test(s)) hints.push({ kind: 'name', value: s, evidence: `file name ${file}`, confidence: 'low' });
+  return hints;
+}
+
+/** c10d node ids are `<fqdn or addr>_<pid>_<local_id>`. */
+export function hostFromNodeId(nodeId: string): string {
+  return nodeId.replace(/_\d+_\d+$/, '');
+}
+
+/** `node0:29500` → `node0`; `[::1]:29400` → `::1`. */
+export function endpointHost(endpoint: string): string {
+  const m = /^\[?([^\]]+?)\]?(?::\d+)?$/.exec(endpoint.trim());
+  return m ? m[1]! : endpoint;
+}

@@ -1,0 +1,200 @@
+// The job model: what every view (CLI, dashboard, share link) reads. Plain data only, so it crosses
+// worker boundaries with structured clone and serialises to JSON unchanged.
+
+export const SCHEMA_VERSION = 1;
+
+/** How much of an instant a log line really told us. */
+export type TimeQuality =
+  | 'full' // date, time and zone (RFC 3339 with Z/offset, epoch seconds)
+  | 'no-zone' // date and time, local to the node that printed it, zone unknown
+  | 'no-year' // month, day and time without a year (glog, C++ 2.4+), local
+  | 'none';
+
+/** A clock reading found on a line. One line may carry two (a collector's and PyTorch's). */
+export interface Clock {
+  /** The recogniser that read it, e.g. `k8s`, `glog`, `bracket`, `cpp-new`, `cpp-glog-year`. */
+  source: string;
+  /** The original text of the timestamp, unchanged. */
+  text: string;
+  quality: Exclude<TimeQuality, 'none'>;
+  /** Calendar fields as printed (year null when the format has none). */
+  year: number | null;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+  millis: number;
+  /** Offset from UTC in minutes when the text states it (Z = 0), else null. */
+  offsetMinutes: number | null;
+  /** Resolution of the reading in milliseconds (1000 for whole seconds). */
+  resolutionMs: number;
+}
+
+export type FailureStage =
+  | 'store-connect'
+  | 'rendezvous-connection'
+  | 'rendezvous-timeout'
+  | 'rendezvous-closed'
+  | 'rank-assignment'
+  | 'pg-init'
+  | 'comm-init'
+  | 'collective-timeout'
+  | 'exit-barrier'
+  | 'worker-error'
+  | 'other';
+
+export type EventKind =
+  | 'launch'
+  | 'rendezvous-begin'
+  | 'rendezvous-complete'
+  | 'workers-started'
+  | 'pg-ready'
+  | 'first-step'
+  | 'failure'
+  | 'error'
+  | 'restart'
+  | 'exit'
+  | 'info';
+
+/** One recognised line (or block) in one file. */
+export interface LogEvent {
+  /** Catalogue entry id, e.g. `rdzv-complete`. */
+  id: string;
+  kind: EventKind;
+  file: string;
+  /** 1-based line number in the file. */
+  line: number;
+  /** The line as printed, cut to a sane length. */
+  text: string;
+  /** Every clock found on the line, outermost (collector) first. */
+  clocks: Clock[];
+  /** Values the catalogue entry extracts (and its block lines add). */
+  fields: Record<string, string>;
+  /** For failures: the stage it belongs to and whether it is a root signal or a consequence. */
+  stage?: FailureStage;
+  role?: 'primary' | 'consequence';
+  /** Function names of the traceback frames seen just before this line (classify `Socket Timeout`). */
+  frames?: string[];
+  /** `[rankN]:` prefixes and `[default0]:` tee labels seen on the line. */
+  ranks?: number[];
+  localRank?: number;
+}
+
+export interface IdentityHint {
+  kind: 'hostname' | 'node-rank' | 'group-rank' | 'name' | 'label' | 'logdir' | 'store-host';
+  value: string;
+  /** Where it came from, e.g. `file name trainjob-worker-1.log` or `line 12: host : node0`. */
+  evidence: string;
+  confidence: 'high' | 'medium' | 'low';
+}
+
+/** What one file (or one labelled stream inside it) yields; produced in a worker. */
+export interface StreamExtract {
+  file: string;
+  /** Slurm / pdsh label inside the file, '' for the whole file. */
+  stream: string;
+  events: LogEvent[];
+  identity: IdentityHint[];
+  /** First line of the stream with its clocks (for pre-launch work and file spans). */
+  firstLine: { line: number; text: string; clocks: Clock[] } | null;
+  lastLine: { line: number; text: string; clocks: Clock[] } | null;
+  lineCount: number;
+  /** Prefix formats seen on recognised lines, with counts (version inference). */
+  formats: Record<string, number>;
+}
+
+export interface FileProblem {
+  code: 'binary' | 'empty' | 'not-a-log' | 'unreadable' | 'too-large' | 'archive-error' | 'bomb';
+  message: string;
+}
+
+export interface FileExtract {
+  file: string;
+  bytes: number;
+  lines: number;
+  /** Lines cut because they exceeded the line limit. */
+  longLines: number;
+  /** Byte sequences that were not valid UTF-8 (replaced with U+FFFD). */
+  invalidUtf8: boolean;
+  /** Modification time from the file system, if known (ms since epoch) — a hint for the year. */
+  mtimeMs: number | null;
+  streams: StreamExtract[];
+  problem: FileProblem | null;
+}
+
+export interface EvidenceLine {
+  file: string;
+  line: number;
+  text: string;
+}
+
+export interface NodeEvent {
+  kind: EventKind;
+  id: string;
+  /** ISO 8601 instant on the job clock, or null when the line has no usable time. */
+  time: string | null;
+  /** How `time` was obtained: from the line itself, from a neighbour, or derived from a stated duration. */
+  timeFrom: 'line' | 'derived' | null;
+  file: string;
+  line: number;
+  text: string;
+  stage?: FailureStage;
+}
+
+export interface JobNode {
+  id: string;
+  hostname: string | null;
+  groupRank: number | null;
+  /** Global ranks of this node's workers, from `Rendezvous complete` (`global_ranks=[…]`). */
+  globalRanks: number[];
+  files: string[];
+  identity: IdentityHint[];
+  launchTime: string | null;
+  /** Seconds behind the earliest launch in the job; null without times. */
+  lagSeconds: number | null;
+  isStoreHost: boolean;
+  events: NodeEvent[];
+  /** The node's own failure stage, when it reported one. */
+  failureStage: FailureStage | null;
+}
+
+export interface JobFacts {
+  torchVersion: string | null;
+  torchVersionEvidence: string | null;
+  backend: string | null;
+  nnodes: number | null;
+  minNodes: number | null;
+  maxNodes: number | null;
+  nprocPerNode: number | null;
+  rdzvEndpoint: string | null;
+  rdzvId: string | null;
+  rdzvConfigs: Record<string, string> | null;
+  worldSize: number | null;
+}
+
+export interface Failure {
+  stage: FailureStage;
+  reportedBy: string[];
+  lateNodes: string[];
+  timeoutSeconds: number | null;
+  /** Why these nodes were named late (text the UI and CLI show). */
+  reasoning: string[];
+  evidence: EvidenceLine[];
+}
+
+export type Verdict = 'failed' | 'healthy' | 'incomplete' | 'not-torchrun';
+
+export interface JobModel {
+  schemaVersion: number;
+  verdict: Verdict;
+  failure: Failure | null;
+  skewSeconds: number | null;
+  nodes: JobNode[];
+  job: JobFacts;
+  /** Nodes implied by the world size but absent from the logs. */
+  missingNodes: string[];
+  /** Assumptions and limits the analysis made (year guessed, zone assumed, time derived…). */
+  notes: string[];
+  files: { file: string; bytes: number; lines: number; problem: FileProblem | null }[];
+}

@@ -1,0 +1,89 @@
+import type { FileExtract, IdentityHint, StreamExtract } from './model';
+
+// Files → nodes. A node may come as several files (console + --log-dir per-rank files, stdout + stderr);
+// one file may hold several nodes (Slurm labels, pdsh hosts). Streams join when they share a strong key:
+// the same hostname, the same --log-dir run folder, the same node name, or the same group rank.
+
+export interface NodeGroup {
+  streams: StreamExtract[];
+  identity: IdentityHint[];
+}
+
+const JOINING: IdentityHint['kind'][] = ['hostname', 'logdir', 'name', 'node-rank', 'group-rank', 'label'];
+
+function keysOf(s: StreamExtract): string[] {
+  const keys: string[] = [];
+  for (const h of s.identity) {
+    if (!JOINING.includes(h.kind)) continue;
+    if (h.kind === 'label' && h.value.startsWith('local_rank')) continue;
+    // A name-derived rank is a guess; only ranks the logs print join files.
+    if ((h.kind === 'node-rank' || h.kind === 'group-rank') && h.confidence !== 'high') continue;
+    // Group and node ranks count as one key space: static node_rank equals the group rank.
+    const kind = h.kind === 'group-rank' ? 'node-rank' : h.kind;
+    keys.push(`${kind}:${h.value.toLowerCase()}`);
+  }
+  return keys;
+}
+
+export function groupStreams(extracts: FileExtract[]): NodeGroup[] {
+  const streams = extracts.flatMap((x) => x.streams);
+  const parent = streams.map((_, i) => i);
+  const find = (i: number): number => {
+    while (parent[i] !== i) {
+      parent[i] = parent[parent[i]!]!;
+      i = parent[i]!;
+    }
+    return i;
+  };
+  const owner = new Map<string, number>();
+  streams.forEach((s, i) => {
+    for (const k of keysOf(s)) {
+      const o = owner.get(k);
+      if (o === undefined) owner.set(k, i);
+      else parent[find(i)] = find(o);
+    }
+  });
+  const groups = new Map<number, NodeGroup>();
+  streams.forEach((s, i) => {
+    const r = find(i);
+    let g = groups.get(r);
+    if (!g) {
+      g = { streams: [], identity: [] };
+      groups.set(r, g);
+    }
+    g.streams.push(s);
+    for (const h of s.identity) {
+      if (!g.identity.some((x) => x.kind === h.kind && x.value === h.value)) g.identity.push(h);
+    }
+  });
+  return [...groups.values()];
+}
+
+const CONF_ORDER = { high: 0, medium: 1, low: 2 } as const;
+
+export function bestHint(ids: IdentityHint[], kind: IdentityHint['kind']): IdentityHint | null {
+  const of = ids.filter((h) => h.kind === kind);
+  of.sort((a, b) => CONF_ORDER[a.confidence] - CONF_ORDER[b.confidence]);
+  return of[0] ?? null;
+}
+
+/** A readable, stable id: the hostname if the logs name it, else the file's node name, else the rank. */
+export function nodeIdOf(g: NodeGroup): string {
+  const host = bestHint(g.identity, 'hostname');
+  if (host) return host.value;
+  const name = bestHint(g.identity, 'name');
+  const label = g.identity.find((h) => h.kind === 'label' && !h.value.startsWith('local_rank'));
+  if (label) {
+    const [file, lab] = label.value.split('#');
+    return name && g.streams.length === 1 && g.streams[0]!.stream === '' ? name.value : `${stemOf(file!)}:${lab}`;
+  }
+  if (name) return name.value;
+  const rank = bestHint(g.identity, 'group-rank') ?? bestHint(g.identity, 'node-rank');
+  if (rank) return `node-rank-${rank.value}`;
+  return stemOf(g.streams[0]!.file);
+}
+
+function stemOf(path: string): string {
+  const base = path.split(/[\\/]/).pop() ?? path;
+  return base.replace(/\.[^.]+$/, '');
+}

@@ -1,0 +1,83 @@
+import type { Clock } from './model';
+
+// Clock readings keep what the line said (fields, quality, zone if stated). Turning them into instants needs
+// decisions the line cannot make alone — which year, which zone — so those live in `toInstant`, with the
+// assumption passed in and reported by the caller.
+
+export function makeClock(
+  source: string,
+  text: string,
+  f: {
+    year: number | null;
+    month: number;
+    day: number;
+    hour: number;
+    minute: number;
+    second: number;
+    frac?: string | undefined;
+    offsetMinutes?: number | null;
+    resolutionMs?: number;
+  },
+): Clock | null {
+  const { month, day, hour, minute, second } = f;
+  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) return null;
+  const frac = f.frac ?? '';
+  const millis = frac ? Math.floor(Number((frac + '000').slice(0, 3))) : 0;
+  const offsetMinutes = f.offsetMinutes ?? null;
+  const quality = f.year === null ? 'no-year' : offsetMinutes === null ? 'no-zone' : 'full';
+  const resolutionMs =
+    f.resolutionMs ?? (frac.length >= 3 ? 1 : frac.length === 2 ? 10 : frac.length === 1 ? 100 : 1000);
+  return { source, text, quality, year: f.year, month, day, hour, minute, second, millis, offsetMinutes, resolutionMs };
+}
+
+/** `Z`, `+08:00`, `-0500` → minutes east of UTC. */
+export function parseOffset(s: string | undefined): number | null {
+  if (!s) return null;
+  if (s === 'Z' || s === 'z') return 0;
+  const m = /^([+-])(\d{2}):?(\d{2})$/.exec(s);
+  if (!m) return null;
+  const v = Number(m[2]) * 60 + Number(m[3]);
+  return m[1] === '-' ? -v : v;
+}
+
+/** Wall-clock fields read as if they were UTC, with `year` supplied where the clock has none. */
+export function naiveMs(c: Clock, year: number): number {
+  return Date.UTC(c.year ?? year, c.month - 1, c.day, c.hour, c.minute, c.second, c.millis);
+}
+
+/**
+ * The instant a clock denotes. `assumedOffsetMinutes` is used only when the clock states no zone;
+ * `yearFor` only when it has no year.
+ */
+export function toInstant(c: Clock, yearFor: (c: Clock) => number, assumedOffsetMinutes: number): number {
+  const y = c.year ?? yearFor(c);
+  const off = c.offsetMinutes ?? assumedOffsetMinutes;
+  return naiveMs(c, y) - off * 60_000;
+}
+
+/** Year for a month/day clock given a reference date: pick the year that puts it nearest the reference. */
+export function nearestYear(month: number, day: number, refMs: number): number {
+  const ref = new Date(refMs);
+  const y = ref.getUTCFullYear();
+  let best = y;
+  let bestDist = Infinity;
+  for (const cand of [y - 1, y, y + 1]) {
+    const d = Math.abs(Date.UTC(cand, month - 1, day) - refMs);
+    if (d < bestDist) {
+      bestDist = d;
+      best = cand;
+    }
+  }
+  return best;
+}
+
+/** `0:30:00`, `1 day, 0:00:00` (Python timedelta str) → seconds. */
+export function parseTimedelta(s: string): number | null {
+  const m = /^(?:(\d+) days?, )?(\d+):(\d{2}):(\d{2}(?:\.\d+)?)$/.exec(s.trim());
+  if (!m) return null;
+  return Number(m[1] ?? 0) * 86400 + Number(m[2]) * 3600 + Number(m[3]) * 60 + Number(m[4]);
+}
+
+export function isoOf(ms: number): string {
+  return new Date(ms).toISOString();
+}

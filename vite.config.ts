@@ -1,0 +1,41 @@
+import { defineConfig } from 'vitest/config';
+import react from '@vitejs/plugin-react';
+import type { Plugin } from 'vite';
+
+// The built page may load only its own files: logs never leave the tab, even through a stray fetch.
+// Build only, because the dev server injects inline scripts (React refresh) that this would block.
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "worker-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+].join('; ');
+
+function contentSecurityPolicy(): Plugin {
+  return {
+    name: 'skewscope-csp',
+    apply: 'build',
+    transformIndexHtml: () => [
+      { tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: CONTENT_SECURITY_POLICY }, injectTo: 'head-prepend' },
+    ],
+  };
+}
+
+export default defineConfig({
+  plugins: [react(), contentSecurityPolicy()],
+  // Relative asset URLs: the built app works from any folder or static host path.
+  base: './',
+  build: { outDir: 'dist/web', emptyOutDir: true, sourcemap: true },
+  worker: { format: 'es' },
+  preview: { host: '127.0.0.1', port: 4173, strictPort: true },
+  test: {
+    include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
+    environment: 'node',
+    testTimeout: 30000,
+  },
+});
