@@ -399,6 +399,17 @@ export const CATALOGUE: CatalogueEntry[] = [
   },
   // ── TCPStore and sockets ────────────────────────────────────────────────────────────────────────────
   {
+    id: 'tcp-client-retry',
+    kind: 'error',
+    anchors: ['TCP client failed to connect/validate'],
+    pattern:
+      'TCP client failed to connect/validate to host (?<host>\\S+):(?<port>\\d+) - (?<what>retrying|timed out) \\(try=(?<try>\\d+), timeout=(?<ms>\\d+)ms',
+    stage: 'store-connect',
+    role: 'consequence',
+    versions: '2.6 (introduction unverified)',
+    source: 'torch/csrc/distributed/c10d/TCPStore.cpp',
+  },
+  {
     id: 'client-connect-timeout',
     kind: 'failure',
     anchors: ['The client socket has timed out after'],
@@ -411,17 +422,6 @@ export const CATALOGUE: CatalogueEntry[] = [
     timeout: { field: 't', unit: 'unit-field' },
     versions: '1.13–2.6 (900s in 1.13, 900000ms in 2.x)',
     source: 'torch/csrc/distributed/c10d/socket.cpp',
-  },
-  {
-    id: 'tcp-client-retry',
-    kind: 'error',
-    anchors: ['TCP client failed to connect/validate'],
-    pattern:
-      'TCP client failed to connect/validate to host (?<host>\\S+):(?<port>\\d+) - (?<what>retrying|timed out) \\(try=(?<try>\\d+), timeout=(?<ms>\\d+)ms',
-    stage: 'store-connect',
-    role: 'consequence',
-    versions: '2.6 (introduction unverified)',
-    source: 'torch/csrc/distributed/c10d/TCPStore.cpp',
   },
   {
     id: 'not-listening',
@@ -475,6 +475,17 @@ export const CATALOGUE: CatalogueEntry[] = [
     timeout: { field: 'secs', unit: 's' },
     versions: '2.2–2.6 (≤2.1 continues silently)',
     source: 'torch/csrc/distributed/c10d/TCPStore.cpp',
+  },
+  {
+    id: 'nccl-unique-id',
+    kind: 'failure',
+    anchors: ['ncclUniqueId from [0]'],
+    pattern:
+      "\\[(?<rank>\\d+)\\] is setting up NCCL communicator and retr(?:ei|ie)ving ncclUniqueId from \\[0\\] via c10d key-value store by key '(?<key>[^']*)', but store->get\\('[^']*'\\) got error: (?<err>.*)",
+    stage: 'comm-init',
+    role: 'primary',
+    versions: '1.13–2.6',
+    source: 'torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp',
   },
   {
     // One text, three meanings: only the frames above it tell rank assignment from the exit barrier.
@@ -556,7 +567,7 @@ export const CATALOGUE: CatalogueEntry[] = [
     id: 'store-barrier-done',
     kind: 'pg-ready',
     anchors: ['Completed store-based barrier'],
-    pattern: '^Rank (?<rank>\\d+): Completed store-based barrier for key:(?<key>\\S+) with (?<n>\\d+) nodes',
+    pattern: '\\bRank (?<rank>\\d+): Completed store-based barrier for key:(?<key>\\S+) with (?<n>\\d+) nodes',
     versions: '1.13–2.6',
     source: 'torch/distributed/distributed_c10d.py',
   },
@@ -603,17 +614,6 @@ export const CATALOGUE: CatalogueEntry[] = [
   },
   // ── communicators (NCCL / HCCL) ─────────────────────────────────────────────────────────────────────
   {
-    id: 'nccl-unique-id',
-    kind: 'failure',
-    anchors: ['ncclUniqueId from [0]'],
-    pattern:
-      "\\[(?<rank>\\d+)\\] is setting up NCCL communicator and retr(?:ei|ie)ving ncclUniqueId from \\[0\\] via c10d key-value store by key '(?<key>[^']*)', but store->get\\('[^']*'\\) got error: (?<err>.*)",
-    stage: 'comm-init',
-    role: 'primary',
-    versions: '1.13–2.6',
-    source: 'torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp',
-  },
-  {
     // A watchdog timeout on the first few collectives is a startup problem; SeqNum in the thousands is a hang.
     id: 'collective-watchdog',
     kind: 'failure',
@@ -643,7 +643,7 @@ export const CATALOGUE: CatalogueEntry[] = [
     id: 'hccl-ei0006',
     kind: 'failure',
     anchors: ['EI0006'],
-    pattern: 'EI0006:?(?<detail>.*)$',
+    pattern: '^(?:.*?EI0006:?\\s*)?(?<detail>.+)$',
     stage: 'comm-init',
     role: 'primary',
     versions: 'CANN (HCCL_CONNECT_TIMEOUT)',

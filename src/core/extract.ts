@@ -100,39 +100,34 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
       while ((fm = FRAME_RE.exec(text)) !== null) s.frames.push(fm.groups!.fn!);
       if (s.tracebackLine < 0) s.tracebackLine = l.line;
     }
-    for (const { entry, re } of COMPILED) {
-      if (entry.kind === 'frame' || entry.kind === 'traceback') continue;
-      if (entry.once && onceDone) continue;
-      if (!entry.anchors.some((a) => text.includes(a))) continue;
-      const m = re.exec(p.msg);
-      if (!m) continue;
-      const fields = groupsOf(m);
-      if (p.format) s.x.formats[p.format] = (s.x.formats[p.format] ?? 0) + 1;
-      if (entry.kind === 'field') {
-        const owner = s.lastEventByID.get(entry.blockOf!);
-        if (owner && l.line - owner.line <= (entry.maxDistance ?? 20) && fields.key && !(fields.key in owner.fields)) {
-          owner.fields[fields.key] = fields.val ?? '';
-        }
-        return;
-      }
-      if (entry.kind === 'fact') {
-        for (const [k, v] of Object.entries(fields)) s.facts[k] ??= v;
-        s.x.events.push(makeEvent(entry, l, p, fields));
-        return;
-      }
-      const ev = makeEvent(entry, l, p, fields);
-      if (entry.stage) {
-        ev.stage = refineStage(entry, s, l.line, fields);
-        ev.role = refineRole(entry, s, l.line, fields);
-        if (s.frames.length && l.line - s.tracebackLine <= TRACEBACK_REACH) ev.frames = [...s.frames];
-      }
-      s.x.events.push(ev);
-      s.lastEventByID.set(entry.id, ev);
-      if (entry.once && streams.size === 1) {
-        onceDone = true;
-        scanner.setAnchors(new RegExp(ANCHORS_NO_ONCE.source, 'g'));
+    const hit = firstEntry(text, p.msg, onceDone);
+    if (!hit) return;
+    const { entry, m } = hit;
+    const fields = groupsOf(m);
+    if (p.format) s.x.formats[p.format] = (s.x.formats[p.format] ?? 0) + 1;
+    if (entry.kind === 'field') {
+      const owner = s.lastEventByID.get(entry.blockOf!);
+      if (owner && l.line - owner.line <= (entry.maxDistance ?? 20) && fields.key && !(fields.key in owner.fields)) {
+        owner.fields[fields.key] = fields.val ?? '';
       }
       return;
+    }
+    if (entry.kind === 'fact') {
+      for (const [k, v] of Object.entries(fields)) s.facts[k] ??= v;
+      s.x.events.push(makeEvent(entry, l, p, fields));
+      return;
+    }
+    const ev = makeEvent(entry, l, p, fields);
+    if (entry.stage) {
+      ev.stage = refineStage(entry, s, l.line, fields);
+      ev.role = refineRole(entry, s, l.line, fields);
+      if (s.frames.length && l.line - s.tracebackLine <= TRACEBACK_REACH) ev.frames = [...s.frames];
+    }
+    s.x.events.push(ev);
+    s.lastEventByID.set(entry.id, ev);
+    if (entry.once && streams.size === 1) {
+      onceDone = true;
+      scanner.setAnchors(new RegExp(ANCHORS_NO_ONCE.source, 'g'));
     }
   };
 
@@ -264,6 +259,29 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
       };
     },
   };
+}
+
+/** The first catalogue entry (in catalogue order) whose anchor is on the line and whose pattern matches the message. */
+function firstEntry(
+  text: string,
+  msg: string,
+  skipOnce: boolean,
+): { entry: CatalogueEntry; m: RegExpExecArray } | null {
+  for (const { entry, re } of COMPILED) {
+    if (entry.kind === 'frame' || entry.kind === 'traceback') continue;
+    if (entry.once && skipOnce) continue;
+    if (!entry.anchors.some((a) => text.includes(a))) continue;
+    const m = re.exec(msg);
+    if (m) return { entry, m };
+  }
+  return null;
+}
+
+/** What one line is, on its own: its prefixes and the catalogue entry it matches (evidence highlighting, tests). */
+export function recogniseLine(text: string): { parsed: ParsedLine; id: string | null; fields: Record<string, string> } {
+  const parsed = parsePrefixes(text);
+  const hit = firstEntry(text, parsed.msg, false);
+  return { parsed, id: hit?.entry.id ?? null, fields: hit ? groupsOf(hit.m) : {} };
 }
 
 function problemOf(file: string, st: ScanStats, torchy: boolean): FileProblem | null {

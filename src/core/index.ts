@@ -6,3 +6,4 @@ export type { BuildOptions } from './job';
 export { CATALOGUE, ALL_ANCHORS } from './catalogue';
 export type { CatalogueEntry } from './catalogue';
 export * from './model';
+export { recogniseLine } from './extract';

@@ -109,7 +109,7 @@ export const FORMAT_PREFIXES: Recogniser[] = [
   {
     // 2.3+ Python logging through torch._logging: no year, local time, µs field = ms × 1000.
     id: 'glog',
-    re: /^(?<lvl>[VIWEC])(?<M>\d{2})(?<D>\d{2}) (?<t>(?<h>\d{2}):(?<m>\d{2}):(?<s>\d{2})\.(?<f>\d{6})) (?<id>\d+) (?<path>\S+?\.py):(?<line>\d+)\](?: \[[^\]]*\])* ?/,
+    re: /^(?<lvl>[VIWEC])(?<M>\d{2})(?<D>\d{2}) (?<t>(?<h>\d{2}):(?<m>\d{2}):(?<s>\d{2})\.(?<f>\d{6})) (?<id>\d+) (?<path>\S+?\.py):(?<line>\d+)\](?: \[(?:\d+\/\d+(?:_\d+)?|__\w+)\])* ?/,
     apply: (g, out) => {
       pushClock(out, clockNoYear('glog', g, `${g.M}${g.D} ${g.t}`, 1));
       out.level = LEVELS[g.lvl!] ?? null;
@@ -216,12 +216,13 @@ export const FORMAT_PREFIXES: Recogniser[] = [
     },
   },
   {
-    // CANN error code line: `EI0006: [PID: 1234] 2025-04-08-18:07:20.444.436 Getting socket times out. …` (the code stays in msg).
+    // CANN error code line: `EI0006: [PID: 1234] 2025-04-08-18:07:20.444.436 Getting socket times out. …`.
     id: 'cann-code',
-    re: /^(?=[A-Z]{2}\d{4}: )[A-Z]{2}\d{4}: \[PID: (?<pid>\d+)\] (?<t>(?<Y>\d{4})-(?<M>\d{2})-(?<D>\d{2})-(?<h>\d{2}):(?<m>\d{2}):(?<s>\d{2})\.(?<f>\d{3})\.\d{3}) /,
+    re: /^(?<code>[A-Z]{2}\d{4}): \[PID: (?<pid>\d+)\] (?<t>(?<Y>\d{4})-(?<M>\d{2})-(?<D>\d{2})-(?<h>\d{2}):(?<m>\d{2}):(?<s>\d{2})\.(?<f>\d{3})\.\d{3}) /,
     apply: (g, out) => {
       pushClock(out, isoClock('cann', g, g.t!, false));
       out.level = 'ERROR';
+      out.origin = g.code!;
     },
   },
   {
@@ -232,6 +233,16 @@ export const FORMAT_PREFIXES: Recogniser[] = [
       pushClock(out, isoClock('hf', g, matched.slice(0, 19), false));
       out.level = g.lvl!;
       out.origin = g.logger!;
+    },
+  },
+  {
+    // Python logging as training scripts set it up: `%(asctime)s %(levelname)s %(name)s: %(message)s`.
+    id: 'py-asctime',
+    re: /^(?<t>(?<Y>\d{4})-(?<M>\d{2})-(?<D>\d{2}) (?<h>\d{2}):(?<m>\d{2}):(?<s>\d{2}),(?<f>\d{3}))(?: - (?<logger2>[\w.]+) -)? (?<lvl>DEBUG|INFO|WARNING|ERROR|CRITICAL)(?: -)? (?:(?<logger>[\w.]+): |- )?/,
+    apply: (g, out) => {
+      pushClock(out, isoClock('py-asctime', g, g.t!, false));
+      out.level = g.lvl!;
+      out.origin = g.logger ?? g.logger2 ?? null;
     },
   },
   {
