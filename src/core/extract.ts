@@ -33,6 +33,8 @@ interface StreamState {
   tracebackLine: number;
   lastEventByID: Map<string, LogEvent>;
   facts: Record<string, string>;
+  /** The stream is keyed by a host prefix (pdsh, collector), not a Slurm task label. */
+  hostKey: boolean;
 }
 
 export interface Extractor {
@@ -71,6 +73,7 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
         tracebackLine: -1,
         lastEventByID: new Map(),
         facts: {},
+        hostKey: false,
       };
       streams.set(key, s);
     }
@@ -81,6 +84,7 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
     const p = parsePrefixes(l.text);
     const key = p.slurm ?? (p.outer.includes('pdsh') || p.outer.includes('collector') ? (p.host ?? '') : '');
     const s = stream(key);
+    if (key !== '' && p.slurm === null) s.hostKey = true;
     if (s.x.firstLine === null && l.text.trim() !== '')
       s.x.firstLine = { line: l.line, text: cutText(l.text), clocks: p.clocks };
     if (key !== '') s.x.lastLine = { line: l.line, text: cutText(l.text), clocks: p.clocks };
@@ -233,6 +237,14 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
         // A labelled stream with no recognised line of its own is noise of the label, not a node.
         if (s.x.stream !== '' && s.x.events.length === 0) continue;
         s.x.identity = [...(s.x.stream === '' || streams.size === 1 ? pathHints : []), ...contentHints(s)];
+        if (s.x.stream !== '' && s.hostKey) {
+          s.x.identity.push({
+            kind: 'hostname',
+            value: s.x.stream,
+            evidence: `line prefix "${s.x.stream}" in ${file} (pdsh / log collector)`,
+            confidence: 'medium',
+          });
+        }
         if (s.x.stream !== '') {
           s.x.identity.push({
             kind: 'label',
@@ -308,7 +320,8 @@ function groupsOf(m: RegExpExecArray): Record<string, string> {
 }
 
 function cutText(t: string): string {
-  return t.length > MAX_EVENT_TEXT ? t.slice(0, MAX_EVENT_TEXT) + ' …' : t;
+  const s = t.trimEnd();
+  return s.length > MAX_EVENT_TEXT ? s.slice(0, MAX_EVENT_TEXT) + ' …' : s;
 }
 
 /** What the recognised lines say about who this stream is. */

@@ -159,7 +159,8 @@ export function analyseFailure(views: NodeView[], facts: JobFacts): Failure | nu
   }
   for (const id of late) {
     const e = own.get(id);
-    if (e && evidence.length < 9) evidence.push({ file: e.file, line: e.line, text: e.text });
+    if (e && evidence.length < 9 && !evidence.some((x) => x.file === e.file && x.line === e.line))
+      evidence.push({ file: e.file, line: e.line, text: e.text });
   }
   const fired = reporters.map((id) => own.get(id)!);
   return {

@@ -208,6 +208,14 @@ export function buildJob(extracts: FileExtract[], opts: BuildOptions = {}): JobM
     }
   }
 
+  // A node whose log is missing may well be the late one: say so when no present node could be named.
+  if (failure && failure.lateNodes.length === 0 && missingNodes.length) {
+    failure.lateNodes = [...missingNodes];
+    failure.reasoning.push(
+      `No node present in the logs was late, and ${missingNodes.join(', ')} sent no log: a node whose log was not provided is the likely culprit.`,
+    );
+  }
+
   const torchSeen = allEvents.some((e) => {
     const entry = ENTRY.get(e.id);
     return entry ? isTorchEvidence(entry) : false;

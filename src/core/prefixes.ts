@@ -55,7 +55,7 @@ function pushClock(out: ParsedLine, c: Clock | null) {
 const LEVELS: Record<string, string> = { V: 'DEBUG', I: 'INFO', W: 'WARNING', E: 'ERROR', C: 'CRITICAL', F: 'FATAL' };
 
 // Hostnames as pdsh prints them: must carry a digit or a dot, so `RuntimeError: …` and `WARNING: …` are not hosts.
-const PDSH_HOST = /^(?<host>(?=[\w.-]*\d)[A-Za-z0-9][\w.-]{0,62}): (?=\S)/;
+const PDSH_HOST = /^(?<host>(?=[\w.-]*\d)[A-Za-z0-9][\w.-]{0,62}): /;
 const NOT_A_HOST =
   /^(?:[A-Z]{2}\d{4}|[EWIF]\d{4}|frame|line|step|epoch|rank|\d+\.\d+)$|[a-z][A-Z]|(?:Error|Exception|Warning)$/;
 

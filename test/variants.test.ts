@@ -1,0 +1,187 @@
+import { describe, expect, it } from 'vitest';
+import { analyseTexts, corpusText, mapLines } from './helpers';
+
+// The shapes real posted logs take (../shared/docs/real-world-variants.md), made from real corpus logs by
+// the transformation each shape describes: collectors in another zone, pdsh and Slurm interleaving,
+// collapsed tracebacks, padding, CRLF, the 2.1 bracket format, a missing node, and logs of other programs.
+
+const S2 = 'torch2.6-s2_static_timeout30_node3_late';
+const s2 = () => Object.fromEntries([0, 1, 2, 3].map((i) => [`node${i}.log`, corpusText(S2, `node${i}.log`)]));
+
+function expectS2(job: ReturnType<typeof analyseTexts>, late = 'node3') {
+  expect(job.verdict).toBe('failed');
+  expect(job.failure?.stage).toBe('rendezvous-timeout');
+  expect(job.failure?.lateNodes).toEqual([late]);
+  expect(job.skewSeconds).toBeGreaterThan(43);
+  expect(job.skewSeconds).toBeLessThan(47);
+}
+
+describe('real-world variants of real logs', () => {
+  it('the plain files', () => {
+    expectS2(analyseTexts(s2()));
+  });
+
+  it('a collector stamping its local time (UTC+8) and host before PyTorch’s own UTC glog time', () => {
+    const files = Object.fromEntries(
+      Object.entries(s2()).map(([name, text]) => {
+        const host = name.replace('.log', '');
+        // The collector saw each line 8 h ahead (its zone) and ~2 ms later.
+        let last = '2026-11-30 02:29:55.000';
+        return [
+          `collected/${name}`,
+          mapLines(text, (l) => {
+            const m =
+              /^[IWE](\d\d)(\d\d) (\d\d):(\d\d):(\d\d)\.(\d{3})/.exec(l) ??
+              /^\[[IWE](\d\d)(\d\d) (\d\d):(\d\d):(\d\d)\.(\d{3})/.exec(l);
+            if (m) {
+              const d = new Date(
+                Date.UTC(
+                  2026,
+                  Number(m[1]) - 1,
+                  Number(m[2]),
+                  Number(m[3]) + 8,
+                  Number(m[4]),
+                  Number(m[5]),
+                  Number(m[6]) + 2,
+                ),
+              );
+              last = d.toISOString().replace('T', ' ').slice(0, 23);
+            }
+            return `${last}  ${host} ${l}`;
+          }),
+        ];
+      }),
+    );
+    const job = analyseTexts(files);
+    expectS2(job);
+    expect(job.nodes.map((n) => n.hostname ?? n.id).sort()).toEqual(['node0', 'node1', 'node2', 'node3']);
+  });
+
+  it('pdsh: all nodes interleaved in one file, told apart by `host: ` labels', () => {
+    const per = Object.entries(s2()).map(([name, text]) =>
+      text.split('\n').map((l) => `${name.replace('.log', '')}: ${l}`),
+    );
+    const merged: string[] = [];
+    for (let i = 0; per.some((p) => i < p.length); i++)
+      for (const p of per) if (i < p.length && p[i] !== 'node0: ' && p[i]) merged.push(p[i]!);
+    const job = analyseTexts({ 'pdsh-all.log': merged.join('\n') + '\n' });
+    expect(job.nodes).toHaveLength(4);
+    expectS2(job, job.nodes.find((n) => n.id.endsWith('node3'))!.id);
+  });
+
+  it('Slurm srun -l: one file, `N: ` labels', () => {
+    const lines = Object.entries(s2()).flatMap(([name, text]) => {
+      const n = name.replace(/\D/g, '');
+      return text
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => `${n}: ${l}`);
+    });
+    const job = analyseTexts({ 'slurm-4242.out': lines.join('\n') + '\n' });
+    expect(job.nodes.map((n) => n.id)).toEqual(['slurm-4242:0', 'slurm-4242:1', 'slurm-4242:2', 'slurm-4242:3']);
+    expectS2(job, 'slurm-4242:3');
+  });
+
+  it('a traceback collapsed onto one line still classifies the 300 s rank-assignment wait', () => {
+    const sc = 'torch1.13-s6r_static_store_barrier_300s_rerun';
+    const node0 = corpusText(sc, 'node0.log');
+    const at = node0.indexOf('Traceback (most recent call last)');
+    const collapsed = node0.slice(0, at) + node0.slice(at).replace(/\n(?!$)/g, ' ');
+    const job = analyseTexts({
+      'node0.log': collapsed,
+      'node1.log': corpusText(sc, 'node1.log'),
+      'node2.log': corpusText(sc, 'node2.log'),
+    });
+    expect(job.failure?.stage).toBe('rank-assignment');
+    expect(job.failure?.reportedBy).toEqual(['node0', 'node1']);
+    expect(job.failure?.timeoutSeconds).toBe(300);
+  });
+
+  it('CRLF endings, right padding to 308 columns and blank lines between all lines change nothing', () => {
+    const files = Object.fromEntries(
+      Object.entries(s2()).map(([n, t]) => [
+        n,
+        mapLines(t, (l) => l.padEnd(308, ' ') + '\r\n').replace(/\n(?=.)/g, '\n\r\n'),
+      ]),
+    );
+    expectS2(analyseTexts(files));
+  });
+
+  it('the 2.1–2.2 bracket format (every line of a message prefixed) with the 300 s path', () => {
+    const sc = 'torch1.13-capture-k2b';
+    const convert = (text: string) => {
+      let logger: string | null = null;
+      let level = 'INFO';
+      return mapLines(text, (l) => {
+        const m = /^(\d{4}-\d\d-\d\d)T(\d\d:\d\d:\d\d)\.(\d{3})\d*Z (.*)$/.exec(l);
+        if (!m) return l;
+        const ts = `[${m[1]} ${m[2]},${m[3]}]`;
+        const body = m[4]!;
+        const basic = /^(DEBUG|INFO|WARNING|ERROR|CRITICAL):([\w.]+):(.*)$/.exec(body);
+        if (basic) {
+          level = basic[1]!;
+          logger = basic[2]!;
+          return `${ts} ${logger}: [${level}] ${basic[3]}`;
+        }
+        if (logger && !/^(Traceback|WARNING: Logging|E\d{8}|\[rank)/.test(body))
+          return `${ts} ${logger}: [${level}] ${body}`;
+        logger = null;
+        return body;
+      });
+    };
+    const files = {
+      'trainjob-master-0.log': convert(corpusText(sc, 'trainjob-master-0.log')),
+      'trainjob-worker-0.log': convert(corpusText(sc, 'trainjob-worker-0.log')),
+      'trainjob-worker-1.log': convert(corpusText(sc, 'trainjob-worker-1.log')),
+    };
+    expect(files['trainjob-master-0.log']).toContain(
+      '] torch.distributed.launcher.api: [INFO]   rdzv_backend     : static',
+    );
+    const job = analyseTexts(files);
+    expect(job.failure?.stage).toBe('rank-assignment');
+    expect(job.failure?.lateNodes).toEqual(['trainjob-worker-1']);
+    expect(job.job.rdzvConfigs).toEqual({ timeout: '30' });
+    expect(job.job.torchVersion).toBe('1.13.0a0+gitunknown'); // stated in the traceback; the prefix alone would say 2.1–2.2
+    expect(job.skewSeconds).toBeGreaterThan(343);
+    expect(job.skewSeconds).toBeLessThan(347);
+  });
+
+  it('a missing node: the world size names it, and it is the likely culprit', () => {
+    const files = s2();
+    delete files['node3.log'];
+    const job = analyseTexts(files);
+    expect(job.missingNodes).toEqual(['group_rank 3']);
+    expect(job.failure?.stage).toBe('rendezvous-timeout');
+    expect(job.failure?.lateNodes).toEqual(['group_rank 3']);
+  });
+
+  it('a log from another program is not diagnosed as torchrun', () => {
+    const other = [
+      '03/12/2024 08:22:45 - INFO - transformers.trainer - ***** Running training *****',
+      'Epoch 1/3: 100%|██████████| 782/782 [00:41<00:00, 18.9it/s, loss=0.31]',
+      'I0807 20:59:57.533000 140145133409408 elasticdl/python/master/main.py:91] Starting master',
+      'srun: error: node17: task 3: Exited with exit code 1',
+      'ValueError: could not convert string to float: "n/a"',
+    ].join('\n');
+    const job = analyseTexts({ 'train.log': other });
+    expect(job.verdict).toBe('not-torchrun');
+    expect(job.nodes).toHaveLength(0);
+    expect(job.files[0]!.problem?.code).toBe('not-a-log');
+  });
+
+  it('binary and empty files are reported while the rest is analysed', () => {
+    const bin = new Uint8Array(10_000).map((_, i) => (i * 7) % 256);
+    const job = analyseTexts({ ...s2(), 'core.dump': bin, 'empty.log': '' });
+    expectS2(job);
+    const problems = Object.fromEntries(job.files.filter((f) => f.problem).map((f) => [f.file, f.problem!.code]));
+    expect(problems).toEqual({ 'core.dump': 'binary', 'empty.log': 'empty' });
+  });
+
+  it('a 50 MB line is cut, not held, and the log around it still parses', () => {
+    const text = corpusText(S2, 'node0.log');
+    const cut = text.indexOf('\n') + 1;
+    const huge = 'x'.repeat(50 * 1024 * 1024);
+    const job = analyseTexts({ ...s2(), 'node0.log': text.slice(0, cut) + huge + '\n' + text.slice(cut) }, 1 << 20);
+    expectS2(job);
+  });
+});
