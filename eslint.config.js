@@ -22,7 +22,19 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: ['react', 'react-dom', 'zustand', 'recharts', '**/ui/**', '**/state/**', '**/ingest/**', '**/share/**', 'node:*'] },
+        {
+          patterns: [
+            'react',
+            'react-dom',
+            'zustand',
+            'recharts',
+            '**/ui/**',
+            '**/state/**',
+            '**/ingest/**',
+            '**/share/**',
+            'node:*',
+          ],
+        },
       ],
     },
   },

@@ -1,0 +1,36 @@
+import { existsSync } from 'node:fs';
+import { defineConfig } from '@playwright/test';
+
+const PORT = 4178;
+const ORIGIN = `http://127.0.0.1:${PORT}`;
+
+// The distribution's Chromium when there is one (CI installs it with apt); Playwright's own otherwise.
+const systemChromium = '/usr/bin/chromium';
+
+export default defineConfig({
+  testDir: 'e2e',
+  retries: 0,
+  reporter: 'list',
+  forbidOnly: !!process.env.CI,
+  use: {
+    baseURL: ORIGIN,
+    headless: true,
+    launchOptions: {
+      executablePath: existsSync(systemChromium) ? systemChromium : undefined,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
+  webServer: {
+    command: `npx vite preview --host 127.0.0.1 --port ${PORT} --strictPort`,
+    url: `${ORIGIN}/`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+  },
+});

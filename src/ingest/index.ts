@@ -1,0 +1,14 @@
+// The ingest layer's surface for state/: reading files into extracts, then the job model.
+import { buildJob } from '../core/index';
+import type { FileExtract, JobModel } from '../core/model';
+
+export { filesFromDataTransfer, filesFromList } from './collect';
+export type { Collected } from './collect';
+export { runPool } from './pool';
+export { unreadableExtract } from './unreadable';
+export type { PoolListener, PoolRun } from './pool';
+export type { InputFile } from './types';
+
+export function assembleJob(extracts: FileExtract[]): JobModel {
+  return buildJob(extracts);
+}

@@ -1,0 +1,147 @@
+// The app's single store. Workers and the pool live outside it (they are not data); the store holds
+// only what the views render.
+import { create } from 'zustand';
+import type { FileExtract, JobModel } from '../core/model';
+import {
+  assembleJob,
+  filesFromDataTransfer,
+  filesFromList,
+  runPool,
+  unreadableExtract,
+  type Collected,
+  type PoolRun,
+} from '../ingest/index';
+
+export type Phase = 'idle' | 'collecting' | 'parsing' | 'done';
+export type FileStatus = 'queued' | 'reading' | 'done';
+
+export interface FileRow {
+  path: string;
+  bytes: number;
+  bytesDone: number;
+  status: FileStatus;
+}
+
+export interface AppState {
+  phase: Phase;
+  files: FileRow[];
+  job: JobModel | null;
+  /** True when the user stopped the run; the job then covers only the files that finished. */
+  cancelled: boolean;
+  error: string | null;
+  /** Call synchronously from the drop handler (the browser clears the DataTransfer afterwards). */
+  dropTransfer(data: DataTransfer): void;
+  pickFiles(list: FileList | null): void;
+  cancel(): void;
+  reset(): void;
+}
+
+interface Run {
+  pool: PoolRun | null;
+  extracts: (FileExtract | undefined)[];
+  failures: FileExtract[];
+}
+
+let current: Run | null = null;
+
+type Data = Pick<AppState, 'phase' | 'files' | 'job' | 'cancelled' | 'error'>;
+
+const idle = (): Data => ({ phase: 'idle', files: [], job: null, cancelled: false, error: null });
+
+export const useAppStore = create<AppState>()((set, get) => {
+  const patchRow = (run: Run, index: number, patch: Partial<FileRow>) => {
+    if (current !== run) return;
+    set((state) => {
+      const row = state.files[index];
+      if (!row) return state;
+      const files = state.files.slice();
+      files[index] = { ...row, ...patch };
+      return { files };
+    });
+  };
+
+  const finish = (run: Run) => {
+    if (current !== run) return;
+    current = null;
+    const extracts = [...run.extracts.filter((e): e is FileExtract => e !== undefined), ...run.failures];
+    if (extracts.length === 0) {
+      set({ phase: 'done', job: null });
+      return;
+    }
+    try {
+      set({ phase: 'done', job: assembleJob(extracts) });
+    } catch (error) {
+      set({
+        phase: 'done',
+        job: null,
+        error: `The analysis failed: ${error instanceof Error ? error.message : error}`,
+      });
+    }
+  };
+
+  const start = (collected: Collected) => {
+    current?.pool?.cancel();
+    const { files } = collected;
+    if (files.length === 0 && collected.failures.length === 0) {
+      current = null;
+      set({ ...idle(), error: 'Nothing to analyse: no files were found in what was dropped.' });
+      return;
+    }
+    const run: Run = {
+      pool: null,
+      extracts: new Array(files.length),
+      failures: collected.failures.map((f) => unreadableExtract(f.path, 0, null, f.reason)),
+    };
+    current = run;
+    set({
+      phase: 'parsing',
+      job: null,
+      cancelled: false,
+      error: null,
+      files: files.map((f) => ({ path: f.path, bytes: f.file.size, bytesDone: 0, status: 'queued' })),
+    });
+    run.pool = runPool(files, {
+      started: (i) => patchRow(run, i, { status: 'reading' }),
+      progress: (i, bytesDone) => patchRow(run, i, { bytesDone }),
+      finished: (i, extract) => {
+        run.extracts[i] = extract;
+        patchRow(run, i, { status: 'done', bytesDone: files[i]?.file.size ?? 0 });
+      },
+    });
+    void run.pool.settled.then(() => finish(run));
+  };
+
+  const collect = (pending: Promise<Collected>) => {
+    current?.pool?.cancel();
+    const marker: Run = { pool: null, extracts: [], failures: [] };
+    current = marker;
+    set({ ...idle(), phase: 'collecting' });
+    pending.then(
+      (collected) => {
+        if (current === marker) start(collected);
+      },
+      (error: unknown) => {
+        if (current !== marker) return;
+        current = null;
+        set({ ...idle(), error: `Could not read what was dropped: ${error instanceof Error ? error.message : error}` });
+      },
+    );
+  };
+
+  return {
+    ...idle(),
+    dropTransfer: (data) => collect(filesFromDataTransfer(data)),
+    pickFiles: (list) => start({ files: filesFromList(list), failures: [] }),
+    cancel: () => {
+      const run = current;
+      if (!run || get().phase !== 'parsing') return;
+      set({ cancelled: true });
+      run.pool?.cancel();
+    },
+    reset: () => {
+      current?.pool?.cancel();
+      current = null;
+      set(idle());
+    },
+  };
+});

@@ -1,0 +1,67 @@
+import { useAppStore } from '../state/index';
+import { Announcer } from './Announcer';
+import { DropOverlay, DropZone } from './DropZone';
+import { EmptyState } from './EmptyState';
+import { ProgressPanel } from './ProgressPanel';
+import { Results } from './Results';
+import { useFilePickers } from './useFilePickers';
+import { useWindowDrop } from './useWindowDrop';
+
+export function App() {
+  const phase = useAppStore((s) => s.phase);
+  const job = useAppStore((s) => s.job);
+  const files = useAppStore((s) => s.files);
+  const cancelled = useAppStore((s) => s.cancelled);
+  const error = useAppStore((s) => s.error);
+  const dropTransfer = useAppStore((s) => s.dropTransfer);
+  const pickFiles = useAppStore((s) => s.pickFiles);
+  const reset = useAppStore((s) => s.reset);
+
+  const dragging = useWindowDrop(dropTransfer);
+  const pickers = useFilePickers(pickFiles);
+  const busy = phase === 'collecting' || phase === 'parsing';
+
+  return (
+    <div className="app">
+      <header className="topbar">
+        <button type="button" className="brand" onClick={reset} aria-label="skewscope — start over">
+          <svg className="brand__mark" viewBox="0 0 32 32" aria-hidden="true" focusable="false">
+            <rect x="4" y="7" width="14" height="4" rx="2" />
+            <rect x="4" y="14" width="16" height="4" rx="2" />
+            <rect x="14" y="21" width="14" height="4" rx="2" className="brand__late" />
+          </svg>
+          <span className="brand__name">skewscope</span>
+        </button>
+        <div className="topbar__actions">
+          <button type="button" className="button" onClick={pickers.openFiles} disabled={busy}>
+            Choose files
+          </button>
+          <button type="button" className="button" onClick={pickers.openFolder} disabled={busy}>
+            Choose folder
+          </button>
+        </div>
+        {pickers.inputs}
+      </header>
+
+      <main className="main">
+        {error && (
+          <p className="banner banner--error" role="alert">
+            {error}
+          </p>
+        )}
+        {phase === 'idle' && <EmptyState dropZone={<DropZone onActivate={pickers.openFiles} />} />}
+        {busy && <ProgressPanel />}
+        {phase === 'done' && (
+          <>
+            <Results job={job} files={files} cancelled={cancelled} />
+            <DropZone onActivate={pickers.openFiles} compact />
+          </>
+        )}
+      </main>
+
+      <footer className="footer">Files are read in this browser tab. Nothing is uploaded.</footer>
+      <Announcer />
+      {dragging && <DropOverlay />}
+    </div>
+  );
+}

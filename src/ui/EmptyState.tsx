@@ -1,0 +1,51 @@
+import type { ReactNode } from 'react';
+
+interface Props {
+  dropZone: ReactNode;
+}
+
+export function EmptyState({ dropZone }: Props) {
+  return (
+    <section className="empty" aria-labelledby="empty-title">
+      <h1 id="empty-title" className="empty__title">
+        Why did the torchrun job die before its first step?
+      </h1>
+      <p className="empty__lead">
+        Give skewscope the startup logs of <strong>every node</strong> of one multi-node PyTorch run. It lines them up,
+        tells you which node was late and by how much, and which timeout fired.
+      </p>
+      {dropZone}
+      <div className="empty__grid">
+        <div className="card">
+          <h2>What to drop</h2>
+          <ul>
+            <li>
+              <strong>One log per node</strong> — what each <code>torchrun</code> printed, e.g. <code>node0.log</code>,{' '}
+              <code>trainjob-worker-1.log</code>, a Slurm <code>slurm-1234.out</code>.
+            </li>
+            <li>
+              <strong>Whole folders</strong> — every file inside is read and the folder names are kept, so{' '}
+              <code>node3/…</code> still names the node.
+            </li>
+            <li>
+              <strong>
+                <code>--log-dir</code> trees
+              </strong>{' '}
+              — e.g. <code>attempt_0/0/stdout.log</code> for each node.
+            </li>
+          </ul>
+        </div>
+        <div className="card">
+          <h2>Good to know</h2>
+          <ul>
+            <li>Logs from all nodes of the same attempt are needed to see who was late.</li>
+            <li>Files that are not logs are listed with the reason; the rest are still analysed.</li>
+            <li>
+              Everything happens in this tab: files are read locally and <strong>nothing is uploaded</strong>.
+            </li>
+          </ul>
+        </div>
+      </div>
+    </section>
+  );
+}

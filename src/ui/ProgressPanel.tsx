@@ -1,0 +1,50 @@
+import { summariseProgress, useAppStore } from '../state/index';
+import { formatBytes, percent } from './format';
+
+export function ProgressPanel() {
+  const files = useAppStore((s) => s.files);
+  const phase = useAppStore((s) => s.phase);
+  const cancel = useAppStore((s) => s.cancel);
+  const { totalBytes, doneBytes, filesDone, filesTotal, reading } = summariseProgress(files);
+  const value = percent(doneBytes, totalBytes);
+  const collecting = phase === 'collecting';
+
+  return (
+    <section className="card progress" aria-labelledby="progress-title">
+      <div className="progress__head">
+        <h2 id="progress-title">{collecting ? 'Listing the dropped folders…' : 'Reading the logs…'}</h2>
+        <button type="button" className="button" onClick={cancel} disabled={collecting}>
+          Cancel
+        </button>
+      </div>
+      <div
+        className="progress__bar"
+        role="progressbar"
+        aria-label="Bytes read"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={collecting ? undefined : value}
+        data-testid="progress"
+      >
+        <div className="progress__fill" style={{ width: `${collecting ? 0 : value}%` }} />
+      </div>
+      {!collecting && (
+        <p className="progress__stats">
+          {filesDone} of {filesTotal} files · {formatBytes(doneBytes)} of {formatBytes(totalBytes)} · {value}%
+        </p>
+      )}
+      {reading.length > 0 && (
+        <ul className="progress__files">
+          {reading.map((row) => (
+            <li key={row.path}>
+              <span className="mono ellipsis" title={row.path}>
+                {row.path}
+              </span>
+              <span className="progress__file-pct">{percent(row.bytesDone, row.bytes)}%</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

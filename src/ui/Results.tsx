@@ -1,0 +1,67 @@
+import type { JobModel } from '../core/model';
+import type { FileRow } from '../state/index';
+import { EvidenceList } from './EvidenceList';
+import { FileProblems } from './FileProblems';
+import { formatBytes } from './format';
+import { NodeTable } from './NodeTable';
+import { VerdictHeader } from './VerdictHeader';
+
+interface Props {
+  job: JobModel | null;
+  files: FileRow[];
+  cancelled: boolean;
+}
+
+export function Results({ job, files, cancelled }: Props) {
+  const unread = cancelled ? files.filter((f) => f.status !== 'done') : [];
+  const read = files.length - unread.length;
+
+  return (
+    <div className="results">
+      {cancelled && (
+        <p className="banner" role="note">
+          Cancelled: the results below cover {read} of {files.length} files.
+        </p>
+      )}
+      {job ? (
+        <>
+          <VerdictHeader job={job} />
+          <NodeTable job={job} />
+          <EvidenceList evidence={job.failure?.evidence ?? []} />
+        </>
+      ) : (
+        <p className="card muted">No file was analysed, so there is no verdict.</p>
+      )}
+      <FileProblems job={job} unread={unread} />
+      {job && job.notes.length > 0 && (
+        <section className="card" aria-labelledby="notes-title">
+          <h2 id="notes-title">Notes on this analysis</h2>
+          <ul className="notes">
+            {job.notes.map((note, i) => (
+              <li key={i}>{note}</li>
+            ))}
+          </ul>
+        </section>
+      )}
+      {job && (
+        <details className="card files-summary">
+          <summary>
+            All {job.files.length} files · {formatBytes(job.files.reduce((sum, f) => sum + f.bytes, 0))}
+          </summary>
+          <ul>
+            {job.files.map((f) => (
+              <li key={f.file}>
+                <span className="mono ellipsis" title={f.file}>
+                  {f.file}
+                </span>
+                <span className="muted nowrap">
+                  {f.lines.toLocaleString('en')} lines · {formatBytes(f.bytes)}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+    </div>
+  );
+}
