@@ -1,6 +1,7 @@
 import { ALL_ANCHORS, buildJob } from '../core/index';
 import { LANGS, words, type Lang } from '../core/i18n';
-import { collectInputs, extractFile, InputError } from './files';
+import { collectInputs, InputError } from './files';
+import { extractAll, isPoolWorker, runPoolWorker } from './pool';
 import { renderReport } from './report';
 
 // `skewscope analyze <files|folders…> [--json] [--lang en|zh]`.
@@ -64,8 +65,7 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`skewscope: ${words(lang).ui.noFiles}\n`);
     return 2;
   }
-  const extracts = [];
-  for (const f of inputs) extracts.push(await extractFile(f));
+  const extracts = await extractAll(inputs);
   // Empty files and files without torch lines are normal in a --log-dir tree: the report lists them.
   const unreadable = extracts.filter((x) => x.problem && !['not-a-log', 'empty'].includes(x.problem.code));
   for (const x of unreadable) process.stderr.write(`skewscope: ${x.problem!.message}\n`);
@@ -75,12 +75,14 @@ export async function main(argv: string[]): Promise<number> {
   return job.verdict === 'healthy' ? 0 : 1;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (e: unknown) => {
-    process.stderr.write(`skewscope: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-    process.exitCode = 2;
-  },
-);
+if (isPoolWorker()) runPoolWorker();
+else
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (e: unknown) => {
+      process.stderr.write(`skewscope: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+      process.exitCode = 2;
+    },
+  );

@@ -73,8 +73,11 @@ export function analyseFailure(views: NodeView[], facts: JobFacts): Failure | nu
       if (id !== host!.node.id && CONNECT_STAGES.includes(e.stage!)) demoted.add(id);
     }
     if (demoted.size) {
+      const who = [...demoted].join(', ');
       reasoning.push(
-        `The store host ${host!.node.id} was up and waiting (${hostFail!.stage}); ${[...demoted].join(', ')} could not reach it because it had already given up — they arrived late.`,
+        demoted.size === 1
+          ? `The store host ${host!.node.id} was up and waiting (${hostFail!.stage}); ${who} could not reach it because it had already given up — ${who} arrived late.`
+          : `The store host ${host!.node.id} was up and waiting (${hostFail!.stage}); ${who} could not reach it because it had already given up — they arrived late.`,
       );
     }
   }
