@@ -126,3 +126,16 @@ for (const colorScheme of ['light', 'dark'] as const) {
     });
   });
 }
+
+test('the bundled example job opens from the empty state', async ({ page }) => {
+  const requests: string[] = [];
+  page.on('request', (request) => requests.push(request.url()));
+  await page.goto('/');
+  await page.getByTestId('open-example').click();
+  await expect(page.getByTestId('verdict')).toContainText(/failed/i);
+  await expect(page.getByTestId('late-nodes')).toContainText('trainjob-worker-1');
+  await expect(page.getByTestId('skew')).toContainText('5 min 45 s');
+  // The example is the app's own static files.
+  expect(requests.some((url) => url.endsWith('/examples/k8s-late-node/trainjob-worker-1.log'))).toBe(true);
+  expect(requests.filter((url) => new URL(url).origin !== ORIGIN)).toEqual([]);
+});

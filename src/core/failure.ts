@@ -84,7 +84,15 @@ export function analyseFailure(views: NodeView[], facts: JobFacts): Failure | nu
   // pg-init: a worker that could not reach the (agent) store after the others timed out waiting for it.
   const pgWaiters = primaries.filter(([, e]) => e.stage === 'pg-init' && e.id !== 'client-connect-timeout');
   if (pgWaiters.length) {
-    for (const [id, e] of primaries) if (e.id === 'client-connect-timeout' && e.stage === 'pg-init') demoted.add(id);
+    const lateToPg = primaries.filter(([, e]) => e.id === 'client-connect-timeout' && e.stage === 'pg-init');
+    for (const [id] of lateToPg) demoted.add(id);
+    if (lateToPg.length) {
+      reasoning.push(
+        `${pgWaiters.map(([id]) => id).join(', ')} timed out in init_process_group waiting for the others; ${lateToPg
+          .map(([id]) => id)
+          .join(', ')} reached init_process_group only after that and found the store gone.`,
+      );
+    }
   }
 
   const candidates = primaries.filter(([id]) => !demoted.has(id));
@@ -128,17 +136,17 @@ export function analyseFailure(views: NodeView[], facts: JobFacts): Failure | nu
       `The other nodes timed out connecting to the store on ${host.node.id} (node_rank 0 / the rendezvous endpoint), so the store host was the late one; its own later failure (${stagesOf(host.node.id)}) is a consequence.`,
     );
   }
+  const keyNamed = new Set<string>();
   for (const v of views) {
     for (const e of v.events) {
       if (e.id !== 'wait-timeout-keys' || !e.fields.keys) continue;
       for (const r of waitedRanks(e.fields.keys)) {
-        const owner = views.find(
-          (w) => w.node.globalRanks.includes(r.rank) || (r.group && w.node.groupRank === r.rank),
-        );
-        if (owner && !late.has(owner.node.id)) {
+        const owner = views.find((w) => (r.group ? w.node.groupRank === r.rank : w.node.globalRanks.includes(r.rank)));
+        if (owner && !keyNamed.has(owner.node.id)) {
+          keyNamed.add(owner.node.id);
           late.add(owner.node.id);
           reasoning.push(
-            `${v.node.id} waited for store key ${r.key}, written by ${r.group ? 'node' : 'rank'} ${r.rank} on ${owner.node.id}.`,
+            `${v.node.id} waited for store key ${r.key}, which ${r.group ? 'node' : 'rank'} ${r.rank} on ${owner.node.id} writes: ${owner.node.id} was late.`,
           );
         }
       }

@@ -5,6 +5,7 @@ import type { FileExtract, JobModel } from '../core/model';
 export { filesFromDataTransfer, filesFromList } from './collect';
 export type { Collected } from './collect';
 export { runPool } from './pool';
+export { loadExample } from './example';
 export { unreadableExtract } from './unreadable';
 export type { PoolListener, PoolRun } from './pool';
 export type { InputFile } from './types';

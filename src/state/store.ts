@@ -6,6 +6,7 @@ import {
   assembleJob,
   filesFromDataTransfer,
   filesFromList,
+  loadExample,
   runPool,
   unreadableExtract,
   type Collected,
@@ -32,6 +33,8 @@ export interface AppState {
   /** Call synchronously from the drop handler (the browser clears the DataTransfer afterwards). */
   dropTransfer(data: DataTransfer): void;
   pickFiles(list: FileList | null): void;
+  /** Analyse the real example job bundled with the app. */
+  openExample(): void;
   cancel(): void;
   reset(): void;
 }
@@ -132,6 +135,7 @@ export const useAppStore = create<AppState>()((set, get) => {
     ...idle(),
     dropTransfer: (data) => collect(filesFromDataTransfer(data)),
     pickFiles: (list) => start({ files: filesFromList(list), failures: [] }),
+    openExample: () => collect(loadExample()),
     cancel: () => {
       const run = current;
       if (!run || get().phase !== 'parsing') return;

@@ -16,6 +16,7 @@ export function App() {
   const dropTransfer = useAppStore((s) => s.dropTransfer);
   const pickFiles = useAppStore((s) => s.pickFiles);
   const reset = useAppStore((s) => s.reset);
+  const openExample = useAppStore((s) => s.openExample);
 
   const dragging = useWindowDrop(dropTransfer);
   const pickers = useFilePickers(pickFiles);
@@ -49,7 +50,9 @@ export function App() {
             {error}
           </p>
         )}
-        {phase === 'idle' && <EmptyState dropZone={<DropZone onActivate={pickers.openFiles} />} />}
+        {phase === 'idle' && (
+          <EmptyState dropZone={<DropZone onActivate={pickers.openFiles} />} onExample={openExample} />
+        )}
         {busy && <ProgressPanel />}
         {phase === 'done' && (
           <>

@@ -2,9 +2,10 @@ import type { ReactNode } from 'react';
 
 interface Props {
   dropZone: ReactNode;
+  onExample: () => void;
 }
 
-export function EmptyState({ dropZone }: Props) {
+export function EmptyState({ dropZone, onExample }: Props) {
   return (
     <section className="empty" aria-labelledby="empty-title">
       <h1 id="empty-title" className="empty__title">
@@ -15,6 +16,13 @@ export function EmptyState({ dropZone }: Props) {
         tells you which node was late and by how much, and which timeout fired.
       </p>
       {dropZone}
+      <p className="empty__example">
+        No logs at hand?{' '}
+        <button type="button" className="button button--link" onClick={onExample} data-testid="open-example">
+          Open an example job
+        </button>{' '}
+        — real logs of three Kubernetes pods where one started almost six minutes late.
+      </p>
       <div className="empty__grid">
         <div className="card">
           <h2>What to drop</h2>
