@@ -16,7 +16,19 @@ const COMPILED: CompiledEntry[] = CATALOGUE.map((entry) => ({ entry, re: new Reg
 const FRAME_RE = /File "(?<path>[^"]+)", line (?<lineno>\d+), in (?<fn>[\w<>]+)/g;
 const KEY_STAGE_RES = KEY_STAGES.map((k) => ({ re: new RegExp(k.re), stage: k.stage }));
 const ANCHORS_ALL = anchorRegex(CATALOGUE.flatMap((e) => e.anchors));
-const ANCHORS_NO_ONCE = anchorRegex(CATALOGUE.filter((e) => !e.once).flatMap((e) => e.anchors));
+const ONCE_COUNT = CATALOGUE.filter((e) => e.once).length;
+const anchorCache = new Map<string, string>();
+/** The combined anchor search without the anchors that only the given (already matched) entries need. */
+function anchorsWithout(seen: Set<string>): RegExp {
+  const key = [...seen].sort().join(',');
+  let src = anchorCache.get(key);
+  if (src === undefined) {
+    const keep = CATALOGUE.filter((e) => !(e.once && seen.has(e.id))).flatMap((e) => e.anchors);
+    src = anchorRegex(keep).source;
+    anchorCache.set(key, src);
+  }
+  return new RegExp(src, 'g');
+}
 /** Stored event text is cut here; matching still sees the whole (line-limited) text. */
 const MAX_EVENT_TEXT = 2000;
 /** How far back (lines) a traceback's frames still belong to an exception line. */
@@ -35,6 +47,8 @@ interface StreamState {
   facts: Record<string, string>;
   /** The stream is keyed by a host prefix (pdsh, collector), not a Slurm task label. */
   hostKey: boolean;
+  /** Once-only entries already matched in this stream. */
+  onceSeen: Set<string>;
 }
 
 export interface Extractor {
@@ -74,6 +88,7 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
         lastEventByID: new Map(),
         facts: {},
         hostKey: false,
+        onceSeen: new Set(),
       };
       streams.set(key, s);
     }
@@ -104,7 +119,7 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
       while ((fm = FRAME_RE.exec(text)) !== null) s.frames.push(fm.groups!.fn!);
       if (s.tracebackLine < 0) s.tracebackLine = l.line;
     }
-    const hit = firstEntry(text, p.msg, onceDone);
+    const hit = firstEntry(text, p.msg, onceDone ? null : s.onceSeen);
     if (!hit) return;
     const { entry, m } = hit;
     const fields = groupsOf(m);
@@ -129,9 +144,14 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
     }
     s.x.events.push(ev);
     s.lastEventByID.set(entry.id, ev);
-    if (entry.once && streams.size === 1) {
-      onceDone = true;
-      scanner.setAnchors(new RegExp(ANCHORS_NO_ONCE.source, 'g'));
+    if (entry.once) {
+      s.onceSeen.add(entry.id);
+      // With one stream per file, anchors that only already-matched once-entries need stop being searched
+      // for; labelled files (several nodes in one) keep them.
+      if (streams.size === 1) {
+        scanner.setAnchors(anchorsWithout(s.onceSeen));
+        onceDone = s.onceSeen.size === ONCE_COUNT;
+      }
     }
   };
 
@@ -277,11 +297,12 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
 function firstEntry(
   text: string,
   msg: string,
-  skipOnce: boolean,
+  /** null: skip every once-only entry; a set: skip those already seen. */
+  onceSeen: Set<string> | null,
 ): { entry: CatalogueEntry; m: RegExpExecArray } | null {
   for (const { entry, re } of COMPILED) {
     if (entry.kind === 'frame' || entry.kind === 'traceback') continue;
-    if (entry.once && skipOnce) continue;
+    if (entry.once && (onceSeen === null || onceSeen.has(entry.id))) continue;
     if (!entry.anchors.some((a) => text.includes(a))) continue;
     const m = re.exec(msg);
     if (m) return { entry, m };
@@ -292,7 +313,7 @@ function firstEntry(
 /** What one line is, on its own: its prefixes and the catalogue entry it matches (evidence highlighting, tests). */
 export function recogniseLine(text: string): { parsed: ParsedLine; id: string | null; fields: Record<string, string> } {
   const parsed = parsePrefixes(text);
-  const hit = firstEntry(text, parsed.msg, false);
+  const hit = firstEntry(text, parsed.msg, new Set());
   return { parsed, id: hit?.entry.id ?? null, fields: hit ? groupsOf(hit.m) : {} };
 }
 

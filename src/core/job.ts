@@ -6,6 +6,7 @@ import { endpointHost } from './identity';
 import type { Clock, FileExtract, JobModel, JobNode, LogEvent, NodeEvent, Verdict } from './model';
 import { SCHEMA_VERSION } from './model';
 import { bestHint, groupStreams, nodeIdOf } from './nodes';
+import { estimateClockOffsets } from './offsets';
 import { isoOf, makeClock } from './time';
 
 // From per-file extracts to the job model: nodes, one timeline, skew, facts, failure, verdict.
@@ -13,6 +14,8 @@ import { isoOf, makeClock } from './time';
 export interface BuildOptions {
   /** "Now" for year guesses when nothing in the logs dates them (tests pin it). */
   nowMs?: number;
+  /** Subtract the clock offsets estimated from the rendezvous (time-zone differences are always corrected). */
+  correctClocks?: boolean;
 }
 
 const ENTRY = new Map(CATALOGUE.map((e) => [e.id, e]));
@@ -75,9 +78,26 @@ export function buildJob(extracts: FileExtract[], opts: BuildOptions = {}): JobM
   });
   const clock = buildJobClock(usable, eventsByNode, nowMs);
   const notes = [...clock.notes];
-  const timeOfFor = (nodeId: string) => (e: LogEvent) => {
+  const rawTimeOf = (nodeId: string) => (e: LogEvent) => {
     const c = bestClock(e.clocks);
     return c ? clock.instant(c, nodeId) : null;
+  };
+  const clockOffsets = estimateClockOffsets(eventsByNode, rawTimeOf, opts.correctClocks ?? false);
+  const correction = new Map(clockOffsets.filter((o) => o.applied).map((o) => [o.node, o.offsetSeconds * 1000]));
+  for (const o of clockOffsets) {
+    if (o.kind === 'time-zone')
+      notes.push(
+        `${o.node}: its clock reads ${o.offsetSeconds / 3600} h from the others — a time-zone difference, corrected.`,
+      );
+    else if (o.applied) notes.push(`${o.node}: clock offset of ${o.offsetSeconds} s (±${o.boundSeconds} s) corrected.`);
+  }
+  const timeOfFor = (nodeId: string) => {
+    const raw = rawTimeOf(nodeId);
+    const corr = correction.get(nodeId) ?? 0;
+    return (e: LogEvent) => {
+      const t = raw(e);
+      return t === null ? null : t - corr;
+    };
   };
 
   const endpointHostName = facts.rdzvEndpoint ? endpointHost(facts.rdzvEndpoint).toLowerCase() : null;
@@ -244,6 +264,7 @@ export function buildJob(extracts: FileExtract[], opts: BuildOptions = {}): JobM
     nodes,
     job: facts,
     missingNodes,
+    clockOffsets,
     notes,
     files: extracts.map((x) => ({ file: x.file, bytes: x.bytes, lines: x.lines, problem: x.problem })),
   };

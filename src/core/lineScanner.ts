@@ -181,14 +181,14 @@ export class LineScanner {
   }
 
   private setLast(raw: string, line: number): void {
-    const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    const text = detach(raw.endsWith('\r') ? raw.slice(0, -1) : raw);
     if (text.trim() === '') return;
     const cut = text.length > this.maxLine;
     this.stats.last = { line, text: cut ? text.slice(0, this.maxLine) + CUT_MARKER : text, cut };
   }
 
   private emitLine(raw: string, alreadyCut: boolean): void {
-    let text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    let text = detach(raw.endsWith('\r') ? raw.slice(0, -1) : raw);
     let cut = alreadyCut;
     if (text.length > this.maxLine) {
       text = text.slice(0, this.maxLine);
@@ -200,6 +200,14 @@ export class LineScanner {
     if (this.stats.first === null && text.trim() !== '') this.stats.first = l;
     this.onLine(l);
   }
+}
+
+/**
+ * A copy of the string that does not point into the decoded block. V8 keeps a slice's parent alive, so a
+ * few short event texts would otherwise hold every megabyte-sized block they came from.
+ */
+function detach(s: string): string {
+  return (' ' + s).slice(1);
 }
 
 function countNewlines(s: string, from: number, to: number): number {

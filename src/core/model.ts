@@ -183,6 +183,23 @@ export interface Failure {
   evidence: EvidenceLine[];
 }
 
+/**
+ * A node's clock against the others, estimated from the instant every agent leaves the rendezvous (they leave
+ * together, so a spread there is clock, not work).
+ */
+export interface ClockOffset {
+  node: string;
+  /** Seconds this node's clock reads ahead (+) or behind (−) the job's median. */
+  offsetSeconds: number;
+  /** ± bound from the timestamps' resolution and the spread agents show on one clock. */
+  boundSeconds: number;
+  /** A whole number of hours is a time-zone difference, not a clock error. */
+  kind: 'time-zone' | 'clock';
+  /** Whether the job's times were corrected by it (time zones always; clock offsets on request). */
+  applied: boolean;
+  evidence: EvidenceLine;
+}
+
 export type Verdict = 'failed' | 'healthy' | 'incomplete' | 'not-torchrun';
 
 export interface JobModel {
@@ -194,6 +211,8 @@ export interface JobModel {
   job: JobFacts;
   /** Nodes implied by the world size but absent from the logs. */
   missingNodes: string[];
+  /** Clock offsets beyond their bound (empty when the clocks agree or cannot be compared). */
+  clockOffsets: ClockOffset[];
   /** Assumptions and limits the analysis made (year guessed, zone assumed, time derived…). */
   notes: string[];
   files: { file: string; bytes: number; lines: number; problem: FileProblem | null }[];
