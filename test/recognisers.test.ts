@@ -250,6 +250,11 @@ const SAMPLES: Record<string, { line: string; fields?: Record<string, string> }[
   'standalone-info': [
     { line: '--rdzv_backend=c10d --rdzv_endpoint=localhost:29400 --rdzv_id=6f0ce8f1-ad9d-4b2e-9d8e-8b7c2a1b6c11' },
   ],
+  'prelaunch-activity': [
+    { line: real('downloading dataset shard s3://trainjob-datasets/shards/shard-00001.tar.gz'), fields: { what: 'downloading' } },
+    { line: real('Z unpacking shard-00001.tar.gz'), fields: { what: 'unpacking' } },
+    { line: real("' -> './shard-00001.tar.gz'") },
+  ],
   'agent-start': [{ line: real('[default] starting workers for entrypoint: python3.13'), fields: { role: 'default' } }],
   'rdzv-begin': [{ line: real("[default] Rendezvous'ing worker group") }],
   'rdzv-complete': [{ line: real('[default] Rendezvous complete for workers. Result:') }],

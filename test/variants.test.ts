@@ -161,6 +161,8 @@ describe('real-world variants of real logs', () => {
       'Epoch 1/3: 100%|██████████| 782/782 [00:41<00:00, 18.9it/s, loss=0.31]',
       'I0807 20:59:57.533000 140145133409408 elasticdl/python/master/main.py:91] Starting master',
       'srun: error: node17: task 3: Exited with exit code 1',
+      '[rank0] step 100: loss=2.31 lr=3.0e-4',
+      'downloading checkpoint from s3://bucket/ckpt.pt',
       'ValueError: could not convert string to float: "n/a"',
     ].join('\n');
     const job = analyseTexts({ 'train.log': other });

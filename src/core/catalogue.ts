@@ -31,6 +31,8 @@ export interface CatalogueEntry {
   heuristic?: boolean;
   /** Only the first match per stream matters (e.g. first step); later anchors may be skipped. */
   once?: boolean;
+  /** Only lines before torchrun's first line matter (work done before the launch). */
+  untilLaunch?: boolean;
   versions: string;
   source: string;
 }
@@ -113,6 +115,37 @@ export const CATALOGUE: CatalogueEntry[] = [
     pattern: '^--rdzv[_-]backend=(?<backend>\\S+) --rdzv[_-]endpoint=(?<endpoint>\\S+) --rdzv[_-]id=(?<run_id>\\S+)',
     versions: '1.13–2.6 (--standalone)',
     source: 'torch/distributed/run.py',
+  },
+  {
+    // Work a job script does before it starts torchrun: the seed problem's delay shows up here.
+    id: 'prelaunch-activity',
+    kind: 'info',
+    anchors: [
+      'download',
+      'Download',
+      'unpack',
+      'Unpack',
+      'extract',
+      'Extract',
+      'tar -x',
+      'pip install',
+      'Collecting ',
+      'Pulling',
+      'rsync',
+      'aws s3',
+      'gsutil',
+      'wget',
+      'curl ',
+      'sha256sum',
+      'Copying',
+      "' -> '",
+    ],
+    pattern:
+      "(?<what>[Dd]ownload\\w*|[Uu]npack\\w*|[Ee]xtract\\w*|tar -x\\w*|pip install|Collecting \\S+|Pulling\\b.*|rsync|aws s3 (?:cp|sync)|gsutil|wget|curl |sha256sum|Copying|' -> ')",
+    heuristic: true,
+    untilLaunch: true,
+    versions: 'any (job script before torchrun)',
+    source: 'the job script',
   },
   // ── agent ───────────────────────────────────────────────────────────────────────────────────────────
   {
@@ -720,7 +753,9 @@ export const KEY_STAGES: { re: string; stage: FailureStage }[] = [
 
 /** Entries that show a PyTorch distributed job at all (as opposed to generic Python noise). */
 export function isTorchEvidence(e: CatalogueEntry): boolean {
-  return e.kind !== 'frame' && e.kind !== 'traceback' && e.id !== 'python-exception';
+  return e.kind !== 'frame' && e.kind !== 'traceback' && !NOT_TORCH_EVIDENCE.has(e.id);
 }
+/** Lines any program or job script may print: they describe a run, they do not show torchrun. */
+const NOT_TORCH_EVIDENCE = new Set(['python-exception', 'first-step', 'prelaunch-activity']);
 
 export const ALL_ANCHORS: string[] = [...new Set(CATALOGUE.flatMap((e) => e.anchors))];

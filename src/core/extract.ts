@@ -16,15 +16,14 @@ const COMPILED: CompiledEntry[] = CATALOGUE.map((entry) => ({ entry, re: new Reg
 const FRAME_RE = /File "(?<path>[^"]+)", line (?<lineno>\d+), in (?<fn>[\w<>]+)/g;
 const KEY_STAGE_RES = KEY_STAGES.map((k) => ({ re: new RegExp(k.re), stage: k.stage }));
 const ANCHORS_ALL = anchorRegex(CATALOGUE.flatMap((e) => e.anchors));
-const ONCE_COUNT = CATALOGUE.filter((e) => e.once).length;
+const UNTIL_LAUNCH = CATALOGUE.filter((e) => e.untilLaunch).map((e) => e.id);
 const anchorCache = new Map<string, string>();
-/** The combined anchor search without the anchors that only the given (already matched) entries need. */
-function anchorsWithout(seen: Set<string>): RegExp {
-  const key = [...seen].sort().join(',');
+/** The combined anchor search without the anchors that only retired entries need. */
+function anchorsWithout(retired: Set<string>): RegExp {
+  const key = [...retired].sort().join(',');
   let src = anchorCache.get(key);
   if (src === undefined) {
-    const keep = CATALOGUE.filter((e) => !(e.once && seen.has(e.id))).flatMap((e) => e.anchors);
-    src = anchorRegex(keep).source;
+    src = anchorRegex(CATALOGUE.filter((e) => !retired.has(e.id)).flatMap((e) => e.anchors)).source;
     anchorCache.set(key, src);
   }
   return new RegExp(src, 'g');
@@ -47,8 +46,8 @@ interface StreamState {
   facts: Record<string, string>;
   /** The stream is keyed by a host prefix (pdsh, collector), not a Slurm task label. */
   hostKey: boolean;
-  /** Once-only entries already matched in this stream. */
-  onceSeen: Set<string>;
+  /** Entries this stream no longer needs: once-only entries already matched, pre-launch ones after launch. */
+  retired: Set<string>;
 }
 
 export interface Extractor {
@@ -63,7 +62,6 @@ export interface ExtractorOptions {
 
 export function createExtractor(file: string, opts: ExtractorOptions = {}): Extractor {
   const streams = new Map<string, StreamState>();
-  let onceDone = false;
   // Once the first step is seen, its (frequent) anchors stop being searched for.
   const anchors = new RegExp(ANCHORS_ALL.source, 'g');
   // eslint-disable-next-line prefer-const -- the line callback refers to it before construction ends
@@ -88,7 +86,7 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
         lastEventByID: new Map(),
         facts: {},
         hostKey: false,
-        onceSeen: new Set(),
+        retired: new Set(),
       };
       streams.set(key, s);
     }
@@ -119,7 +117,7 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
       while ((fm = FRAME_RE.exec(text)) !== null) s.frames.push(fm.groups!.fn!);
       if (s.tracebackLine < 0) s.tracebackLine = l.line;
     }
-    const hit = firstEntry(text, p.msg, onceDone ? null : s.onceSeen);
+    const hit = firstEntry(text, p.msg, s.retired);
     if (!hit) return;
     const { entry, m } = hit;
     const fields = groupsOf(m);
@@ -144,15 +142,12 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
     }
     s.x.events.push(ev);
     s.lastEventByID.set(entry.id, ev);
-    if (entry.once) {
-      s.onceSeen.add(entry.id);
-      // With one stream per file, anchors that only already-matched once-entries need stop being searched
-      // for; labelled files (several nodes in one) keep them.
-      if (streams.size === 1) {
-        scanner.setAnchors(anchorsWithout(s.onceSeen));
-        onceDone = s.onceSeen.size === ONCE_COUNT;
-      }
-    }
+    const before = s.retired.size;
+    if (entry.once) s.retired.add(entry.id);
+    if (entry.kind === 'launch') for (const id of UNTIL_LAUNCH) s.retired.add(id);
+    // With one stream per file, anchors only retired entries need stop being searched for; labelled files
+    // (several nodes in one) keep them, as another node may still need them.
+    if (s.retired.size !== before && streams.size === 1) scanner.setAnchors(anchorsWithout(s.retired));
   };
 
   const makeEvent = (
@@ -297,12 +292,11 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
 function firstEntry(
   text: string,
   msg: string,
-  /** null: skip every once-only entry; a set: skip those already seen. */
-  onceSeen: Set<string> | null,
+  retired: Set<string>,
 ): { entry: CatalogueEntry; m: RegExpExecArray } | null {
   for (const { entry, re } of COMPILED) {
     if (entry.kind === 'frame' || entry.kind === 'traceback') continue;
-    if (entry.once && (onceSeen === null || onceSeen.has(entry.id))) continue;
+    if (retired.has(entry.id)) continue;
     if (!entry.anchors.some((a) => text.includes(a))) continue;
     const m = re.exec(msg);
     if (m) return { entry, m };

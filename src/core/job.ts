@@ -19,6 +19,7 @@ export interface BuildOptions {
 }
 
 const ENTRY = new Map(CATALOGUE.map((e) => [e.id, e]));
+const SHOWN_INFO = new Set(['c10d-store-host', 'prelaunch-activity']);
 const PROGRESS_KINDS = new Set(['rendezvous-complete', 'workers-started', 'pg-ready', 'first-step', 'exit']);
 
 /** ChildFailedError prints `time : 2026-11-29_18:40:42` (local, seconds): a clock for a line that has none. */
@@ -143,7 +144,7 @@ export function buildJob(extracts: FileExtract[], opts: BuildOptions = {}): JobM
       }
     }
     const nodeEvents: NodeEvent[] = evs
-      .filter((e) => e.kind !== 'info' || e.id === 'c10d-store-host')
+      .filter((e) => e.kind !== 'info' || SHOWN_INFO.has(e.id))
       .filter((e) => (e.kind as string) !== 'fact')
       .map((e) => {
         const t = timeOf(e);
@@ -172,6 +173,29 @@ export function buildJob(extracts: FileExtract[], opts: BuildOptions = {}): JobM
       });
     }
     const own = nodeFailure(evs);
+    const edge = (which: 'firstLine' | 'lastLine'): NodeEvent | null => {
+      let best: NodeEvent | null = null;
+      let bestT = which === 'firstLine' ? Infinity : -Infinity;
+      for (const st of g.streams) {
+        const l = st[which];
+        const c = l ? bestClock(l.clocks) : null;
+        if (!l || !c) continue;
+        const t = clock.instant(c, id) - (correction.get(id) ?? 0);
+        if (which === 'firstLine' ? t < bestT : t > bestT) {
+          bestT = t;
+          best = {
+            kind: 'info',
+            id: which,
+            time: isoOf(t),
+            timeFrom: 'line',
+            file: st.file,
+            line: l.line,
+            text: l.text,
+          };
+        }
+      }
+      return best;
+    };
     return {
       id,
       hostname: host?.value ?? null,
@@ -180,6 +204,8 @@ export function buildJob(extracts: FileExtract[], opts: BuildOptions = {}): JobM
       files: [...new Set(g.streams.map((s) => (s.stream ? `${s.file}` : s.file)))],
       identity: g.identity,
       launchTime: launchMs === null ? null : isoOf(launchMs),
+      firstLine: edge('firstLine'),
+      lastLine: edge('lastLine'),
       lagSeconds: null,
       isStoreHost,
       events: nodeEvents,

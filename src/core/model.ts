@@ -151,6 +151,9 @@ export interface JobNode {
   files: string[];
   identity: IdentityHint[];
   launchTime: string | null;
+  /** The first and last lines of the node's logs that carry a time (pre-launch work, where logs end). */
+  firstLine: NodeEvent | null;
+  lastLine: NodeEvent | null;
   /** Seconds behind the earliest launch in the job; null without times. */
   lagSeconds: number | null;
   isStoreHost: boolean;
