@@ -1,17 +1,19 @@
-import { ALL_ANCHORS, buildJob } from '../core/index';
+import { ALL_ANCHORS, buildJob, diagnose } from '../core/index';
 import { LANGS, words, type Lang } from '../core/i18n';
 import { collectInputs, InputError } from './files';
 import { extractAll, isPoolWorker, runPoolWorker } from './pool';
 import { renderReport } from './report';
 
-// `skewscope analyze <files|folders…> [--json] [--lang en|zh]`.
+// `skewscope analyze <files|folders…> [--json] [--lang en|zh] [--correct-clocks]`.
 // Exit codes: 0 healthy, 1 a failure or risk found, 2 bad usage or unreadable input.
 
-const USAGE = `usage: skewscope analyze <files|folders…> [--json] [--lang en|zh]
+const USAGE = `usage: skewscope analyze <files|folders…> [--json] [--lang en|zh] [--correct-clocks]
        skewscope anchors        print the catalogue's anchor strings, one per line
 
 Reads per-node torchrun logs (plain or .gz; folders are walked), and tells which node was late,
 which startup stage failed and which timeout fired.
+--correct-clocks subtracts the clock offsets estimated from the rendezvous (time zones are always corrected).
+--correct-clocks subtracts the clock offsets estimated from the rendezvous (time zones are always corrected).
 Exit codes: 0 healthy, 1 failed / incomplete / no torchrun logs, 2 bad usage or unreadable input.
 `;
 
@@ -30,11 +32,13 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   let json = false;
+  let correctClocks = false;
   let lang: Lang = 'en';
   const paths: string[] = [];
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i]!;
     if (a === '--json') json = true;
+    else if (a === '--correct-clocks') correctClocks = true;
     else if (a === '--lang' || a.startsWith('--lang=')) {
       const v = a.includes('=') ? a.slice(7) : rest[++i];
       if (!v || !LANGS.includes(v as Lang)) {
@@ -70,8 +74,9 @@ export async function main(argv: string[]): Promise<number> {
   const unreadable = extracts.filter((x) => x.problem && !['not-a-log', 'empty'].includes(x.problem.code));
   for (const x of unreadable) process.stderr.write(`skewscope: ${x.problem!.message}\n`);
   if (unreadable.length === extracts.length) return 2;
-  const job = buildJob(extracts);
-  process.stdout.write(json ? JSON.stringify(job, null, 2) + '\n' : renderReport(job, lang));
+  const job = buildJob(extracts, { correctClocks });
+  const dx = diagnose(job, lang);
+  process.stdout.write(json ? JSON.stringify({ ...job, ...dx }, null, 2) + '\n' : renderReport(job, dx, lang));
   return job.verdict === 'healthy' ? 0 : 1;
 }
 

@@ -1,11 +1,14 @@
+import type { Diagnosis } from '../core/findings';
 import { words, type Lang } from '../core/i18n';
 import type { JobModel } from '../core/model';
 
-// The human summary: the verdict line first, then what failed and who was late, then the nodes.
+// The human summary: a short verdict line first, then the findings by severity with their evidence, then the
+// commands to copy, then the nodes.
 
 const fmtSec = (s: number | null, unit: string) => (s === null ? '–' : `${s.toFixed(s < 10 ? 1 : 0)} ${unit}`);
+const MARK = { error: '✗', warning: '!', info: '·' } as const;
 
-export function renderReport(job: JobModel, lang: Lang): string {
+export function renderReport(job: JobModel, dx: Diagnosis, lang: Lang): string {
   const w = words(lang);
   const u = w.ui;
   const lines: string[] = [];
@@ -22,22 +25,51 @@ export function renderReport(job: JobModel, lang: Lang): string {
     }`,
   );
   if (f) {
-    lines.push('');
-    lines.push(`${u.stage}: ${f.stage}`);
-    lines.push(`${u.reportedBy}: ${f.reportedBy.join(', ') || u.none}`);
-    lines.push(`${u.lateNodes}: ${f.lateNodes.join(', ') || u.unknown}`);
-    if (f.timeoutSeconds !== null) lines.push(`${u.timeout}: ${f.timeoutSeconds} ${u.seconds}`);
-    for (const r of f.reasoning) lines.push(`${u.why}: ${r}`);
-    if (f.evidence.length) {
-      lines.push(`${u.evidence}:`);
-      for (const e of f.evidence) lines.push(`  ${e.file}:${e.line}  ${e.text.trim().slice(0, 160)}`);
+    lines.push(
+      `${u.stage}: ${f.stage}; ${u.reportedBy}: ${f.reportedBy.join(', ') || u.none}; ${u.lateNodes}: ${
+        f.lateNodes.join(', ') || u.unknown
+      }${f.timeoutSeconds !== null ? `; ${u.timeout}: ${f.timeoutSeconds} ${u.seconds}` : ''}`,
+    );
+  }
+
+  if (dx.findings.length) {
+    lines.push('', `${u.findings}:`);
+    for (const fd of dx.findings) {
+      lines.push(`${MARK[fd.severity]} [${fd.code}] ${fd.title}`);
+      lines.push(indent(fd.detail, '    '));
+      for (const e of fd.evidence.slice(0, 4)) lines.push(`    ${e.file}:${e.line}  ${e.text.trim().slice(0, 150)}`);
     }
   }
-  if (job.missingNodes.length) lines.push('', `${u.missing}: ${job.missingNodes.join(', ')}`);
+  const advice = dx.findings.flatMap((fd) => fd.advice);
+  const seen = new Set<string>();
+  const unique = advice.filter((a) => !seen.has(a.id) && seen.add(a.id));
+  if (unique.length) {
+    lines.push('', `${u.whatToChange}:`);
+    unique.forEach((a, i) => {
+      lines.push(`${i + 1}. ${a.title}`);
+      lines.push(indent(a.reason, '   '));
+      if (a.command) lines.push(`     $ ${a.command}`);
+      if (a.caveat) lines.push(indent(`(${a.caveat})`, '   '));
+    });
+  }
+  if (dx.whatIf) {
+    const wi = dx.whatIf;
+    lines.push(
+      '',
+      wi.allMadeIt
+        ? u.whatIfOk!.replace('{t}', String(wi.timeoutSeconds)).replace('{spare}', String(Math.round(wi.spareSeconds)))
+        : wi.blockedBy
+          ? u.whatIfBlocked!.replace('{t}', String(wi.timeoutSeconds)).replace('{limit}', String(wi.blockedBy.seconds))
+          : u
+              .whatIfShort!.replace('{t}', String(wi.timeoutSeconds))
+              .replace('{short}', String(Math.round(-wi.spareSeconds))),
+    );
+  }
+
   if (job.nodes.length) {
     lines.push('');
     const rows = job.nodes.map((n) => [
-      n.id,
+      n.id + (n.isStoreHost ? ' *' : ''),
       n.groupRank === null ? '–' : String(n.groupRank),
       n.launchTime ? n.launchTime.replace('T', ' ').replace('Z', '') : '–',
       fmtSec(n.lagSeconds, u.seconds!),
@@ -52,6 +84,11 @@ export function renderReport(job: JobModel, lang: Lang): string {
         .trimEnd();
     lines.push(fmt(header));
     for (const r of rows) lines.push(fmt(r));
+    if (job.nodes.some((n) => n.isStoreHost)) lines.push(`* ${u.storeHost}`);
+  }
+  const limits = dx.thresholds.filter((t) => t.applies && t.id !== 'recommended');
+  if (limits.length) {
+    lines.push('', `${u.limits}: ${limits.map((t) => `${t.id} ${t.seconds} ${u.seconds} (${t.from})`).join(', ')}`);
   }
   if (job.notes.length) {
     lines.push('', `${u.notes}:`);
@@ -63,4 +100,28 @@ export function renderReport(job: JobModel, lang: Lang): string {
     for (const b of bad) lines.push(`  - ${b.problem!.message}`);
   }
   return lines.join('\n') + '\n';
+}
+
+function indent(text: string, pad: string): string {
+  return wrap(text, 100 - pad.length)
+    .map((l) => pad + l)
+    .join('\n');
+}
+
+/** Wrap at spaces; CJK text (no spaces) is cut at the width. */
+function wrap(text: string, width: number): string[] {
+  const out: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line && line.length + 1 + word.length > width) {
+      out.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+    while (line.length > width * 1.5) {
+      out.push(line.slice(0, width));
+      line = line.slice(width);
+    }
+  }
+  if (line) out.push(line);
+  return out;
 }

@@ -126,6 +126,7 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
       const owner = s.lastEventByID.get(entry.blockOf!);
       if (owner && l.line - owner.line <= (entry.maxDistance ?? 20) && fields.key && !(fields.key in owner.fields)) {
         owner.fields[fields.key] = fields.val ?? '';
+        (owner.blockLines ??= {})[fields.key] = { line: l.line, text: cutText(l.text) };
       }
       return;
     }

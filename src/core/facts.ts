@@ -65,6 +65,8 @@ export function deriveFacts(events: LogEvent[], formats: Record<string, number>)
     rdzvEndpoint: null,
     rdzvId: null,
     rdzvConfigs: null,
+    rdzvConfigsDefaulted: [],
+    rdzvConfigsEvidence: null,
     worldSize: null,
   };
   const setNum = (k: 'minNodes' | 'maxNodes' | 'nprocPerNode' | 'worldSize', v: string | null | undefined) => {
@@ -84,7 +86,15 @@ export function deriveFacts(events: LogEvent[], formats: Record<string, number>)
         setNum('maxNodes', f.max_nodes);
         setNum('nprocPerNode', f.nproc_per_node);
         const d = f.rdzv_configs ? parsePyDict(f.rdzv_configs) : null;
-        if (d) for (const [k, v] of Object.entries(d)) if (k !== 'rank') confs[k] ??= v;
+        if (d) {
+          for (const [k, v] of Object.entries(d)) if (k !== 'rank') confs[k] ??= v;
+          // LaunchConfig adds `'timeout': 900` (an int); what the user typed arrives as a quoted string.
+          if (/'timeout':\s*\d/.test(f.rdzv_configs!)) facts.rdzvConfigsDefaulted = ['timeout'];
+          const at = e.blockLines?.rdzv_configs;
+          facts.rdzvConfigsEvidence ??= at
+            ? { file: e.file, line: at.line, text: at.text }
+            : { file: e.file, line: e.line, text: e.text };
+        }
         break;
       }
       case 'torchrun-command': {
@@ -100,7 +110,10 @@ export function deriveFacts(events: LogEvent[], formats: Record<string, number>)
         }
         setNum('nprocPerNode', cmdArg(a, 'nproc_per_node'));
         const conf = cmdArg(a, 'rdzv_conf');
-        if (conf) for (const [k, v] of Object.entries(parseRdzvConf(conf))) confs[k] ??= v;
+        if (conf) {
+          for (const [k, v] of Object.entries(parseRdzvConf(conf))) confs[k] ??= v;
+          facts.rdzvConfigsEvidence ??= { file: e.file, line: e.line, text: e.text };
+        }
         if (!facts.rdzvEndpoint) {
           const host = cmdArg(a, 'master_addr');
           const port = cmdArg(a, 'master_port');

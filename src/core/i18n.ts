@@ -59,6 +59,14 @@ const en: Words = {
     seconds: 's',
     noFiles: 'No log files found in the given paths.',
     rdzvConfigs: 'rdzv_configs',
+    findings: 'Findings',
+    whatToChange: 'What to change',
+    whatIfOk: 'What if: with a rendezvous limit of {t} s every node would have made it, with {spare} s to spare.',
+    whatIfShort: 'What if: with a rendezvous limit of {t} s the last node would still be {short} s too late.',
+    whatIfBlocked:
+      'What if: a rendezvous limit of {t} s would not have been enough: the {limit} s rank-assignment wait of this torch version does not move with it.',
+    storeHost: 'hosts the rendezvous store',
+    limits: 'Limits in force',
   },
 };
 
@@ -108,6 +116,14 @@ const zh: Words = {
     seconds: '秒',
     noFiles: '在给定路径中没有找到日志文件。',
     rdzvConfigs: 'rdzv_configs',
+    findings: '发现',
+    whatToChange: '需要修改的地方',
+    whatIfOk: '假设：rendezvous 期限为 {t} 秒时，所有节点都能赶上，还有 {spare} 秒余量。',
+    whatIfShort: '假设：rendezvous 期限为 {t} 秒时，最后一个节点仍会迟到 {short} 秒。',
+    whatIfBlocked:
+      '假设：把 rendezvous 期限设为 {t} 秒也不够：该 torch 版本中 {limit} 秒的 rank 分配等待不会随之改变。',
+    storeHost: '承载 rendezvous store',
+    limits: '生效的期限',
   },
 };
 

@@ -71,6 +71,8 @@ export interface LogEvent {
   clocks: Clock[];
   /** Values the catalogue entry extracts (and its block lines add). */
   fields: Record<string, string>;
+  /** For block entries: the line each block field came from. */
+  blockLines?: Record<string, { line: number; text: string }>;
   /** For failures: the stage it belongs to and whether it is a root signal or a consequence. */
   stage?: FailureStage;
   role?: 'primary' | 'consequence';
@@ -173,6 +175,10 @@ export interface JobFacts {
   rdzvEndpoint: string | null;
   rdzvId: string | null;
   rdzvConfigs: Record<string, string> | null;
+  /** Keys torchrun filled in itself (LaunchConfig's `timeout` 900 prints unquoted), not typed by the user. */
+  rdzvConfigsDefaulted: string[];
+  /** The line that printed rdzv_configs (or the torchrun command). */
+  rdzvConfigsEvidence: EvidenceLine | null;
   worldSize: number | null;
 }
 

@@ -1,0 +1,364 @@
+import type { AdviceId } from './advice';
+import type { Lang } from './i18n';
+
+// Every sentence the diagnosis says, in English and Simplified Chinese. Rules in findings.ts pick the code
+// and the numbers; the words are here, so the CLI, the dashboard and the share view say the same thing.
+
+export type FindingCode =
+  | 'LATE_NODE'
+  | 'HOST_NODE_LATE'
+  | 'SKEW_EXCEEDS_STORE_SYNC'
+  | 'SKEW_EXCEEDS_RDZV_TIMEOUT'
+  | 'SKEW_RISK'
+  | 'PRELAUNCH_WORK'
+  | 'NODE_LOG_MISSING'
+  | 'CLOCK_OFFSET'
+  | 'TZ_MISMATCH'
+  | 'PG_INIT_TIMEOUT'
+  | 'COMM_INIT_TIMEOUT'
+  | 'NOT_A_STARTUP_PROBLEM'
+  | 'EXIT_BARRIER_TIMEOUT'
+  | 'STORE_UNREACHABLE'
+  | 'UNCLASSIFIED_FAILURE'
+  | 'NO_TIMESTAMPS';
+
+export type P = Record<string, string | number | null>;
+
+interface Text {
+  title: (p: P) => string;
+  detail: (p: P) => string;
+}
+
+const s = (x: string | number | null | undefined) => (x === null || x === undefined ? '?' : String(x));
+const secs = (x: string | number | null | undefined) =>
+  x === null || x === undefined ? '?' : `${typeof x === 'number' ? round(x) : x} s`;
+/** Seconds as people read them: whole above 10, one decimal below. */
+const round = (x: number) => (Math.abs(x) >= 10 ? String(Math.round(x)) : String(Math.round(x * 10) / 10));
+
+const EN: Record<FindingCode, Text> = {
+  LATE_NODE: {
+    title: (p) =>
+      p.lag !== null ? `${s(p.node)} started ${secs(p.lag)} after ${s(p.first)}` : `${s(p.node)} arrived late`,
+    detail: (p) =>
+      (p.lag !== null
+        ? `${s(p.node)} launched torchrun ${secs(p.lag)} after the first node (${s(p.first)}).`
+        : `${s(p.node)} reached the rendezvous after the others had given up; its log carries no time, so its lag cannot be measured.`) +
+      (p.victims
+        ? ` The nodes that reported the failure (${s(p.victims)}) were waiting for it: the error shows up on the node that waited, and the last to arrive waits least.`
+        : ''),
+  },
+  HOST_NODE_LATE: {
+    title: (p) => `The store host ${s(p.node)} was the late node`,
+    detail: (p) =>
+      `${s(p.node)} hosts the TCPStore (${s(p.role)}). When it starts late, the other nodes do not wait in the rendezvous: they fail to connect to it once their connect deadline (${s(p.limitName)} = ${secs(p.limit)}) runs out.`,
+  },
+  SKEW_EXCEEDS_STORE_SYNC: {
+    title: () => `The 300 s rank-assignment wait fired, not the rendezvous timeout`,
+    detail: (p) =>
+      `${s(p.late)} joined ${p.skew !== null ? `${secs(p.skew)} ` : ''}after ${s(p.first)}; ${s(p.waiters)} waited in rank assignment (store_util.synchronize), whose limit is 300 s on torch ${s(p.version)} — that is the timeout that fired, not the ${secs(p.rdzvLimit)} rendezvous timeout. No --rdzv_conf key raises it: it is hard-coded up to torch 2.3 and gone from 2.4.`,
+  },
+  SKEW_EXCEEDS_RDZV_TIMEOUT: {
+    title: (p) => `The rendezvous limit (${s(p.key)} = ${secs(p.limit)}) was shorter than the skew`,
+    detail: (p) =>
+      `The ${s(p.backend)} rendezvous waits ${s(p.key)} = ${secs(p.limit)} (${s(p.from)})${p.skew !== null ? `, but the nodes started up to ${secs(p.skew)} apart` : ''}; ${s(p.reporters)} gave up before ${s(p.late)} arrived.` +
+      (p.ignoredTimeout
+        ? ` Note: the c10d backend ignores timeout=${s(p.ignoredTimeout)}; it reads join_timeout.`
+        : ''),
+  },
+  SKEW_RISK: {
+    title: (p) => `Launch skew of ${secs(p.skew)} is close to the ${secs(p.limit)} limit`,
+    detail: (p) =>
+      `The job survived, but its nodes started ${secs(p.skew)} apart against a ${s(p.limitName)} of ${secs(p.limit)}${p.survived ? ' — already past it; it survived only because this version does not enforce it here' : ''}. A slightly later node would fail the start.`,
+  },
+  PRELAUNCH_WORK: {
+    title: (p) => `${s(p.node)} spent ${secs(p.seconds)} before starting torchrun`,
+    detail: (p) =>
+      `${s(p.node)}'s log begins ${secs(p.seconds)} before its torchrun launch${p.activity ? `, with work such as: ${s(p.activity)}` : ''}. Work done before torchrun starts delays the rendezvous for every node.`,
+  },
+  NODE_LOG_MISSING: {
+    title: (p) => `No log for ${s(p.missing)}`,
+    detail: (p) =>
+      `The job had ${s(p.expected)} nodes but logs for ${s(p.present)} were given. A node whose log was not provided could be the culprit.`,
+  },
+  CLOCK_OFFSET: {
+    title: (p) => `${s(p.node)}'s clock is ${secs(p.offset)} off`,
+    detail: (p) =>
+      `All agents leave the rendezvous at nearly the same instant, yet ${s(p.node)} logged it ${secs(p.offset)} (±${s(p.bound)} s) away from the others. Its times are shifted by that much${p.applied ? ' and were corrected' : '; lags shown for it include the offset unless corrected (--correct-clocks)'}.`,
+  },
+  TZ_MISMATCH: {
+    title: (p) => `${s(p.node)} logs in another time zone (${s(p.hours)} h)`,
+    detail: (p) =>
+      `${s(p.node)}'s times are ${s(p.hours)} h away from the others at the rendezvous: a time-zone difference, not skew. It was corrected before computing lags.`,
+  },
+  PG_INIT_TIMEOUT: {
+    title: (p) => `init_process_group timed out (${secs(p.limit)})`,
+    detail: (p) =>
+      `The workers of ${s(p.reporters)} waited ${secs(p.limit)} in init_process_group for ${s(p.late) !== '?' ? `the workers of ${s(p.late)}` : 'the others'}, which reached it late. The rendezvous itself had completed: the delay happened in the training script before init_process_group.`,
+  },
+  COMM_INIT_TIMEOUT: {
+    title: (p) => `Communicator setup (${s(p.lib)}) timed out`,
+    detail: (p) =>
+      `Setting up the ${s(p.lib)} communicator timed out${p.limit !== null ? ` after ${secs(p.limit)}` : ''} on ${s(p.reporters)}: a peer reached it late or could not be reached.`,
+  },
+  NOT_A_STARTUP_PROBLEM: {
+    title: () => `A collective timed out during training — not a startup problem`,
+    detail: (p) =>
+      `The watchdog caught a collective (SeqNum ${s(p.seq)}) that ran past ${secs(p.limit)}. With that many collectives done, the job had started; this is a hang or a slow rank during training, and rendezvous settings will not help.`,
+  },
+  EXIT_BARRIER_TIMEOUT: {
+    title: () => `Agents waited 300 s for each other at the exit barrier`,
+    detail: (p) =>
+      `${s(p.reporters)} finished and waited the 300 s exit barrier for nodes that did not finish in time. One node ended much later than the others, or hung at the end.`,
+  },
+  STORE_UNREACHABLE: {
+    title: (p) => `The store at ${s(p.endpoint)} could not be reached`,
+    detail: (p) =>
+      `${s(p.reporters)} could not connect to the rendezvous store at ${s(p.endpoint)}${p.limit !== null ? ` within ${secs(p.limit)}` : ''}. Either its host started late (no log of it shows it up) or the address is wrong or blocked.`,
+  },
+  UNCLASSIFIED_FAILURE: {
+    title: (p) => `Failed outside the startup stages: ${s(p.error)}`,
+    detail: (p) =>
+      `${s(p.reporters)} failed with ${s(p.error)}. This is not a timeout between nodes; the evidence lines show where it was raised.`,
+  },
+  NO_TIMESTAMPS: {
+    title: () => `These logs carry no usable timestamps`,
+    detail: () =>
+      `torchrun lines here have no time (torch ≤ 2.0 at default settings, or Slurm/plain captures), so launch times and skew cannot be measured; the verdict and stage still come from the text.`,
+  },
+};
+
+const ZH: Record<FindingCode, Text> = {
+  LATE_NODE: {
+    title: (p) => (p.lag !== null ? `${s(p.node)} 比 ${s(p.first)} 晚启动 ${secs(p.lag)}` : `${s(p.node)} 迟到`),
+    detail: (p) =>
+      (p.lag !== null
+        ? `${s(p.node)} 的 torchrun 比第一个节点（${s(p.first)}）晚 ${secs(p.lag)} 启动。`
+        : `${s(p.node)} 在其他节点放弃之后才到达 rendezvous；它的日志没有时间戳，无法计算落后时间。`) +
+      (p.victims ? `报错的节点（${s(p.victims)}）是在等待它：错误出现在等待的节点上，而最后到达的节点等待最少。` : ''),
+  },
+  HOST_NODE_LATE: {
+    title: (p) => `迟到的是 store 主机 ${s(p.node)}`,
+    detail: (p) =>
+      `${s(p.node)} 承载 TCPStore（${s(p.role)}）。它启动晚时，其他节点不会在 rendezvous 中等待，而是在连接期限（${s(p.limitName)} = ${secs(p.limit)}）用完后连接失败。`,
+  },
+  SKEW_EXCEEDS_STORE_SYNC: {
+    title: () => `触发的是 300 秒的 rank 分配等待，而不是 rendezvous 超时`,
+    detail: (p) =>
+      `${s(p.late)} 比 ${s(p.first)} 晚${p.skew !== null ? ` ${secs(p.skew)}` : ''}加入；${s(p.waiters)} 在 rank 分配（store_util.synchronize）中等待，torch ${s(p.version)} 中该等待的上限是 300 秒 —— 触发的是这个超时，而不是 ${secs(p.rdzvLimit)} 的 rendezvous 超时。任何 --rdzv_conf 参数都无法调大它：在 torch 2.3 及以前它是写死的，2.4 起已移除。`,
+  },
+  SKEW_EXCEEDS_RDZV_TIMEOUT: {
+    title: (p) => `rendezvous 期限（${s(p.key)} = ${secs(p.limit)}）短于启动时间差`,
+    detail: (p) =>
+      `${s(p.backend)} rendezvous 等待 ${s(p.key)} = ${secs(p.limit)}（${s(p.from)}）${p.skew !== null ? `，但各节点启动时间最多相差 ${secs(p.skew)}` : ''}；${s(p.reporters)} 在 ${s(p.late)} 到达之前就放弃了。` +
+      (p.ignoredTimeout ? `注意：c10d 后端会忽略 timeout=${s(p.ignoredTimeout)}，它读取的是 join_timeout。` : ''),
+  },
+  SKEW_RISK: {
+    title: (p) => `启动时间差 ${secs(p.skew)} 接近 ${secs(p.limit)} 的上限`,
+    detail: (p) =>
+      `作业成功了，但节点启动时间相差 ${secs(p.skew)}，而 ${s(p.limitName)} 为 ${secs(p.limit)}${p.survived ? ' —— 已经超过；只是因为该版本在此处不强制执行才得以幸存' : ''}。再晚一点的节点就会导致启动失败。`,
+  },
+  PRELAUNCH_WORK: {
+    title: (p) => `${s(p.node)} 在启动 torchrun 之前花了 ${secs(p.seconds)}`,
+    detail: (p) =>
+      `${s(p.node)} 的日志比它的 torchrun 启动早 ${secs(p.seconds)}${p.activity ? `，期间在做：${s(p.activity)}` : ''}。torchrun 启动前的工作会推迟所有节点的 rendezvous。`,
+  },
+  NODE_LOG_MISSING: {
+    title: (p) => `缺少 ${s(p.missing)} 的日志`,
+    detail: (p) =>
+      `作业有 ${s(p.expected)} 个节点，但只提供了 ${s(p.present)} 个节点的日志。未提供日志的节点可能就是元凶。`,
+  },
+  CLOCK_OFFSET: {
+    title: (p) => `${s(p.node)} 的时钟偏差 ${secs(p.offset)}`,
+    detail: (p) =>
+      `所有 agent 几乎在同一时刻离开 rendezvous，但 ${s(p.node)} 记录的时间与其他节点相差 ${secs(p.offset)}（±${s(p.bound)} 秒）。它的时间整体偏移了这么多${p.applied ? '，已校正' : '；除非校正（--correct-clocks），它的落后时间包含该偏差'}。`,
+  },
+  TZ_MISMATCH: {
+    title: (p) => `${s(p.node)} 使用了另一个时区（${s(p.hours)} 小时）`,
+    detail: (p) =>
+      `在 rendezvous 时刻，${s(p.node)} 的时间与其他节点相差 ${s(p.hours)} 小时：这是时区差异，不是启动时间差。计算落后时间前已校正。`,
+  },
+  PG_INIT_TIMEOUT: {
+    title: (p) => `init_process_group 超时（${secs(p.limit)}）`,
+    detail: (p) =>
+      `${s(p.reporters)} 的 worker 在 init_process_group 中等待了 ${secs(p.limit)}，等待${s(p.late) !== '?' ? ` ${s(p.late)} 的 worker` : '其他节点'}，而它们到达得太晚。rendezvous 本身已经完成：延迟发生在训练脚本调用 init_process_group 之前。`,
+  },
+  COMM_INIT_TIMEOUT: {
+    title: (p) => `通信域（${s(p.lib)}）建立超时`,
+    detail: (p) =>
+      `${s(p.reporters)} 上建立 ${s(p.lib)} 通信域${p.limit !== null ? `在 ${secs(p.limit)} 后` : ''}超时：有对端节点到达太晚或无法连接。`,
+  },
+  NOT_A_STARTUP_PROBLEM: {
+    title: () => `训练过程中集合通信超时 —— 不是启动问题`,
+    detail: (p) =>
+      `watchdog 捕获到一个运行超过 ${secs(p.limit)} 的集合通信（SeqNum ${s(p.seq)}）。已经完成了这么多次集合通信，说明作业已经启动；这是训练中的卡住或慢 rank，调整 rendezvous 参数没有帮助。`,
+  },
+  EXIT_BARRIER_TIMEOUT: {
+    title: () => `agent 在退出屏障互相等待了 300 秒`,
+    detail: (p) =>
+      `${s(p.reporters)} 已结束，并在 300 秒的退出屏障中等待未能按时结束的节点。某个节点结束得晚得多，或在结尾卡住。`,
+  },
+  STORE_UNREACHABLE: {
+    title: (p) => `无法连接位于 ${s(p.endpoint)} 的 store`,
+    detail: (p) =>
+      `${s(p.reporters)}${p.limit !== null ? `在 ${secs(p.limit)} 内` : ''}无法连接 ${s(p.endpoint)} 上的 rendezvous store。要么它的主机启动晚了（没有日志表明它已启动），要么地址错误或被阻断。`,
+  },
+  UNCLASSIFIED_FAILURE: {
+    title: (p) => `在启动阶段之外失败：${s(p.error)}`,
+    detail: (p) => `${s(p.reporters)} 因 ${s(p.error)} 失败。这不是节点之间的超时；证据行显示了出错的位置。`,
+  },
+  NO_TIMESTAMPS: {
+    title: () => `这些日志没有可用的时间戳`,
+    detail: () =>
+      `这里的 torchrun 日志行没有时间（torch ≤ 2.0 默认设置，或 Slurm/纯文本采集），因此无法测量启动时间和时间差；结论和失败阶段仍然来自文本。`,
+  },
+};
+
+interface AdviceText {
+  title: (v: P) => string;
+  reason: (v: P) => string;
+  caveat?: (v: P) => string;
+}
+
+const ADVICE_EN: Record<AdviceId, AdviceText> = {
+  'rdzv-conf': {
+    title: (v) => `Raise the rendezvous limit: --rdzv_conf="${s(v.value)}"`,
+    reason: (v) =>
+      v.backend === 'c10d'
+        ? `The c10d backend waits join_timeout (not timeout) for all nodes, and clients wait read_timeout for the store host. ${s(v.seconds)} s covers the observed skew with margin.`
+        : `The ${s(v.backend)} backend waits timeout for all nodes (and clients wait as long to reach the store host). ${s(v.seconds)} s covers the observed skew with margin.`,
+    caveat: () =>
+      'Give every key in one --rdzv_conf: it is not an append argument, a second --rdzv_conf replaces the first. Use the same value on every node.',
+  },
+  'upgrade-torch': {
+    title: () => 'Upgrade to torch 2.4 or newer',
+    reason: (v) =>
+      `From 2.4 the rank assignment no longer runs the 300 s synchronize; it then waits as long as --rdzv_conf timeout (set it to ${s(v.seconds)}).`,
+  },
+  'patch-synchronize': {
+    title: (v) => `Temporary: raise synchronize's 300 s default to ${s(v.seconds)} in the installed torch`,
+    reason: () => `On torch ≤ 2.3 the only way to wait longer than 300 s in rank assignment without upgrading.`,
+    caveat: () =>
+      'Not for production: it edits site-packages on every node, is lost on reinstall, is invisible to anyone reading the job, and in 1.13 the raised value stays as the agent store timeout for later operations, so real failures are detected later.',
+  },
+  'stage-data': {
+    title: () => 'Start torchrun first; download and unpack after init_process_group, or stage data before the job',
+    reason: () =>
+      'Work a node does before its torchrun starts makes every other node wait in the rendezvous. Inside the training script after init_process_group it costs nothing at startup (or do it in an init container / prolog before all nodes start).',
+  },
+  'start-host-first': {
+    title: () => 'Start the store host first',
+    reason: () =>
+      'node_rank 0 (static) or the rendezvous endpoint host (c10d) runs the store every other node connects to; schedule it first (Kubernetes: the master pod; Slurm: the first task), or give clients a longer connect deadline.',
+  },
+  'pg-timeout': {
+    title: (v) => `Give init_process_group a longer timeout (${s(v.seconds)} s), or move the slow work after it`,
+    reason: () =>
+      'Workers wait in init_process_group for every rank; per-rank work before it (data loading, downloads, compilation) delays all ranks.',
+  },
+  'hccl-timeouts': {
+    title: (v) => `Raise HCCL_CONNECT_TIMEOUT to ${s(v.seconds)}`,
+    reason: () =>
+      'HCCL waits HCCL_CONNECT_TIMEOUT (default 120 s, max 7200) for links between NPUs; set it to the same value on all nodes before torchrun starts.',
+  },
+  'nccl-debug': {
+    title: () => 'Debug the hang, not the startup',
+    reason: () =>
+      'Run with NCCL_DEBUG=INFO and TORCH_NCCL_DUMP_ON_TIMEOUT=1 (flight recorder) to see which rank stopped issuing collectives.',
+  },
+  'better-logs': {
+    title: (v) => `Capture times next time: ${s(v.env)}, and a timestamp on every line`,
+    reason: () =>
+      'With LOGLEVEL=INFO the rendezvous milestones are printed; a timestamp per line (kubectl logs --timestamps, a `ts` pipe, or torch ≥ 2.1 formats) lets skew be measured.',
+  },
+  'clock-sync': {
+    title: () => 'Synchronise the nodes’ clocks (chrony/NTP) or log in UTC',
+    reason: () => 'Clock offsets between nodes distort the measured skew.',
+  },
+  'collect-logs': {
+    title: () => 'Add the missing nodes’ logs',
+    reason: () =>
+      'The late node is often the one whose log is missing; with every node the diagnosis can name it and its lag.',
+  },
+  'check-endpoint': {
+    title: (v) => `Check that ${s(v.endpoint)} resolves and is reachable from every node`,
+    reason: () => 'A wrong or unresolvable master address fails the same way as a late store host.',
+  },
+};
+
+const ADVICE_ZH: Record<AdviceId, AdviceText> = {
+  'rdzv-conf': {
+    title: (v) => `调大 rendezvous 期限：--rdzv_conf="${s(v.value)}"`,
+    reason: (v) =>
+      v.backend === 'c10d'
+        ? `c10d 后端等待所有节点的时间由 join_timeout（而不是 timeout）决定，客户端等待 store 主机的时间由 read_timeout 决定。${s(v.seconds)} 秒可以覆盖观测到的启动时间差并留有余量。`
+        : `${s(v.backend)} 后端等待所有节点的时间由 timeout 决定（客户端连接 store 主机也等待同样长）。${s(v.seconds)} 秒可以覆盖观测到的启动时间差并留有余量。`,
+    caveat: () =>
+      '所有参数写在同一个 --rdzv_conf 里：它不是追加参数，第二个 --rdzv_conf 会覆盖第一个。所有节点使用相同的值。',
+  },
+  'upgrade-torch': {
+    title: () => '升级到 torch 2.4 或更新版本',
+    reason: (v) =>
+      `从 2.4 起，rank 分配不再执行 300 秒的 synchronize；之后它的等待时间等于 --rdzv_conf timeout（设为 ${s(v.seconds)}）。`,
+  },
+  'patch-synchronize': {
+    title: (v) => `临时办法：把已安装 torch 中 synchronize 的 300 秒默认值改为 ${s(v.seconds)}`,
+    reason: () => `在 torch ≤ 2.3 上，不升级的情况下让 rank 分配等待超过 300 秒的唯一办法。`,
+    caveat: () =>
+      '不适用于生产环境：需要修改每个节点的 site-packages，重装后丢失，阅读作业配置的人也看不到；而且在 1.13 中调大的值会一直作为 agent store 的超时，真正的故障会更晚被发现。',
+  },
+  'stage-data': {
+    title: () => '先启动 torchrun；在 init_process_group 之后下载和解压数据，或在作业开始前准备好数据',
+    reason: () =>
+      '节点在 torchrun 启动之前做的工作会让其他所有节点在 rendezvous 中等待。放到训练脚本的 init_process_group 之后就不影响启动（或在所有节点启动前用 init container / prolog 完成）。',
+  },
+  'start-host-first': {
+    title: () => '先启动 store 主机',
+    reason: () =>
+      'node_rank 0（static）或 rendezvous endpoint 所在主机（c10d）运行着其他节点要连接的 store；让它最先启动（Kubernetes：master pod；Slurm：第一个 task），或给客户端更长的连接期限。',
+  },
+  'pg-timeout': {
+    title: (v) => `给 init_process_group 更长的超时（${s(v.seconds)} 秒），或把耗时工作移到它之后`,
+    reason: () =>
+      'worker 在 init_process_group 中等待所有 rank；在它之前的逐 rank 工作（数据加载、下载、编译）会拖慢所有 rank。',
+  },
+  'hccl-timeouts': {
+    title: (v) => `把 HCCL_CONNECT_TIMEOUT 调大到 ${s(v.seconds)}`,
+    reason: () =>
+      'HCCL 建链等待 HCCL_CONNECT_TIMEOUT（默认 120 秒，最大 7200）；在 torchrun 启动前在所有节点设置相同的值。',
+  },
+  'nccl-debug': {
+    title: () => '排查训练卡住，而不是启动',
+    reason: () =>
+      '使用 NCCL_DEBUG=INFO 和 TORCH_NCCL_DUMP_ON_TIMEOUT=1（flight recorder）运行，查看哪个 rank 停止了集合通信。',
+  },
+  'better-logs': {
+    title: (v) => `下次采集时间信息：${s(v.env)}，并给每行加时间戳`,
+    reason: () =>
+      '设置 LOGLEVEL=INFO 会打印 rendezvous 各阶段；每行带时间戳（kubectl logs --timestamps、`ts` 管道，或 torch ≥ 2.1 的日志格式）才能测量启动时间差。',
+  },
+  'clock-sync': {
+    title: () => '同步各节点时钟（chrony/NTP）或统一使用 UTC 记录日志',
+    reason: () => '节点间的时钟偏差会扭曲测得的启动时间差。',
+  },
+  'collect-logs': {
+    title: () => '补充缺失节点的日志',
+    reason: () => '迟到的节点往往就是缺少日志的那个；提供所有节点后才能指出它以及它落后多少。',
+  },
+  'check-endpoint': {
+    title: (v) => `检查 ${s(v.endpoint)} 能否在每个节点上解析并连通`,
+    reason: () => '错误或无法解析的 master 地址与 store 主机迟到的表现相同。',
+  },
+};
+
+export function findingText(lang: Lang, code: FindingCode, p: P): { title: string; detail: string } {
+  const t = (lang === 'zh' ? ZH : EN)[code];
+  return { title: t.title(p), detail: t.detail(p) };
+}
+
+export function adviceText(lang: Lang, id: AdviceId, v: P): { title: string; reason: string; caveat: string | null } {
+  const t = (lang === 'zh' ? ADVICE_ZH : ADVICE_EN)[id];
+  return { title: t.title(v), reason: t.reason(v), caveat: t.caveat ? t.caveat(v) : null };
+}
+
+/** Every code, for the docs page and its test. */
+export const FINDING_CODES = Object.keys(EN) as FindingCode[];

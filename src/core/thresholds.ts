@@ -1,0 +1,213 @@
+import RAW from './data/thresholds.json';
+import { parseTimedelta } from './time';
+import { torchMinor } from './facts';
+import type { EvidenceLine, JobModel, NodeEvent } from './model';
+
+// The startup timeouts as data (data/thresholds.json: value, what it bounds, source, versions, how to raise
+// it — the shared research notes), and the ones in force for one job: what its logs printed, else the
+// defaults of its PyTorch version and backend, saying which.
+
+export interface ThresholdDef {
+  id: string;
+  seconds: number;
+  what: string;
+  source_path: string;
+  versions: string[];
+  how_to_raise: string;
+  evidence: string;
+}
+
+export const THRESHOLD_DEFS: ThresholdDef[] = RAW as ThresholdDef[];
+
+export type LimitId =
+  | 'store-sync'
+  | 'rdzv-timeout'
+  | 'join-timeout'
+  | 'read-timeout'
+  | 'last-call-timeout'
+  | 'pg-init'
+  | 'exit-barrier'
+  | 'hccl-connect'
+  | 'hccl-exec'
+  | 'recommended';
+
+/** When a limit's clock starts, for drawing it on the timeline. */
+export type ClockStart = 'launch' | 'rendezvous-complete' | 'workers-started' | 'workers-finished';
+
+export interface LimitInForce {
+  id: LimitId;
+  seconds: number;
+  /** Read from the logs, the default of this version/backend, or our recommendation (a reference line). */
+  from: 'logs' | 'default' | 'recommendation';
+  evidence: EvidenceLine | null;
+  /** How to raise it; null when no flag can (the ≤2.3 synchronize wait). */
+  knob: string | null;
+  /** False when the job's version or backend does not use it (kept so the UI can say so). */
+  applies: boolean;
+  clockStarts: ClockStart;
+  /** The entry of data/thresholds.json it comes from. */
+  def: string;
+  sourcePath: string;
+}
+
+export const RECOMMENDED_RDZV_SECONDS = 1800;
+
+const defOf = (id: string): ThresholdDef => {
+  const d = THRESHOLD_DEFS.find((t) => t.id === id);
+  if (!d) throw new Error(`threshold ${id} missing from data/thresholds.json`);
+  return d;
+};
+
+/** Version as a number (2.03 for 2.3); ranges like "≤2.0" and "2.1–2.2" read as their upper end. */
+export function versionOf(job: JobModel): number | null {
+  const v = job.job.torchVersion;
+  if (!v) return null;
+  const range = /[–-]\s*(\d+\.\d+)/.exec(v);
+  return torchMinor(range ? range[1]! : v);
+}
+
+/** True when the ≤ 2.3 rank-assignment `synchronize` (300 s, not configurable) is in the startup path. */
+export function hasStoreSync(job: JobModel): boolean {
+  const v = versionOf(job);
+  return v === null || v < 2.04;
+}
+
+function allEvents(job: JobModel): NodeEvent[] {
+  return job.nodes.flatMap((n) => n.events);
+}
+
+function ev(e: NodeEvent | undefined): EvidenceLine | null {
+  return e ? { file: e.file, line: e.line, text: e.text } : null;
+}
+
+export function limitsInForce(job: JobModel): LimitInForce[] {
+  const out: LimitInForce[] = [];
+  const conf = job.job.rdzvConfigs ?? {};
+  const backend = job.job.backend ?? 'static';
+  const dynamic = backend === 'c10d' || backend === 'etcd-v2';
+  const v = versionOf(job);
+  const fromConf = (key: string, def: ThresholdDef, applies: boolean, clockStarts: ClockStart, id: LimitId) => {
+    const raw = conf[key];
+    const n = raw === undefined ? NaN : Number(raw);
+    const stated = Number.isFinite(n) && !job.job.rdzvConfigsDefaulted.includes(key);
+    out.push({
+      id,
+      seconds: Number.isFinite(n) ? n : def.seconds,
+      from: stated ? 'logs' : 'default',
+      evidence: stated ? job.job.rdzvConfigsEvidence : null,
+      knob: `--rdzv_conf ${key}=N`,
+      applies,
+      clockStarts,
+      def: def.id,
+      sourcePath: def.source_path,
+    });
+  };
+
+  const sync = defOf('elastic_store_synchronize_startup');
+  const syncFired = allEvents(job).find((e) => e.id === 'socket-timeout' && e.stage === 'rank-assignment');
+  out.push({
+    id: 'store-sync',
+    seconds: sync.seconds,
+    from: 'default',
+    evidence: ev(syncFired),
+    knob: null,
+    applies: hasStoreSync(job) && !dynamic,
+    clockStarts: 'launch',
+    def: sync.id,
+    sourcePath: sync.source_path,
+  });
+  fromConf('timeout', defOf('launchconfig_rdzv_timeout'), !dynamic, 'launch', 'rdzv-timeout');
+  if (dynamic || conf.join_timeout !== undefined)
+    fromConf('join_timeout', defOf('dynamic_join_timeout'), dynamic, 'launch', 'join-timeout');
+  if (dynamic || conf.read_timeout !== undefined)
+    fromConf('read_timeout', defOf('c10d_read_timeout'), dynamic, 'launch', 'read-timeout');
+  const { minNodes, maxNodes } = job.job;
+  if (dynamic && minNodes !== null && maxNodes !== null && minNodes < maxNodes)
+    fromConf('last_call_timeout', defOf('dynamic_last_call_timeout'), true, 'launch', 'last-call-timeout');
+
+  // init_process_group: the value a failure printed, else 1800 (gloo) / 600 (NCCL from 2.2).
+  const nccl = allEvents(job).some((e) => /NCCL/.test(e.text));
+  const pgDef = defOf(nccl && (v === null || v >= 2.02) ? 'pg_nccl_default_timeout' : 'pg_default_timeout');
+  const pgSeen = pgTimeoutFromLogs(job);
+  out.push({
+    id: 'pg-init',
+    seconds: pgSeen?.seconds ?? pgDef.seconds,
+    from: pgSeen ? 'logs' : 'default',
+    evidence: pgSeen?.evidence ?? null,
+    knob: 'init_process_group(timeout=timedelta(seconds=N))',
+    applies: true,
+    clockStarts: 'workers-started',
+    def: pgDef.id,
+    sourcePath: pgDef.source_path,
+  });
+  const exit = defOf('agent_exit_barrier');
+  out.push({
+    id: 'exit-barrier',
+    seconds: exit.seconds,
+    from: 'default',
+    evidence: null,
+    knob: null,
+    applies: true,
+    clockStarts: 'workers-finished',
+    def: exit.id,
+    sourcePath: exit.source_path,
+  });
+  const hccl = allEvents(job).filter((e) => e.id === 'hccl-link-timeout' || e.id === 'hccl-ei0006');
+  if (hccl.length) {
+    const hc = defOf('hccl_connect_timeout');
+    const stated = hccl.map((e) => /timeout\[(\d+)/.exec(e.text)).find(Boolean);
+    out.push({
+      id: 'hccl-connect',
+      seconds: stated ? Number(stated[1]) : hc.seconds,
+      from: stated ? 'logs' : 'default',
+      evidence: ev(hccl[0]),
+      knob: 'export HCCL_CONNECT_TIMEOUT=N',
+      applies: true,
+      clockStarts: 'workers-started',
+      def: hc.id,
+      sourcePath: hc.source_path,
+    });
+    const he = defOf('hccl_exec_timeout');
+    out.push({
+      id: 'hccl-exec',
+      seconds: he.seconds,
+      from: 'default',
+      evidence: null,
+      knob: 'export HCCL_EXEC_TIMEOUT=N',
+      applies: true,
+      clockStarts: 'workers-started',
+      def: he.id,
+      sourcePath: he.source_path,
+    });
+  }
+  const rec = defOf('launchconfig_rdzv_timeout');
+  out.push({
+    id: 'recommended',
+    seconds: RECOMMENDED_RDZV_SECONDS,
+    from: 'recommendation',
+    evidence: null,
+    knob: dynamic ? '--rdzv_conf join_timeout=N' : '--rdzv_conf timeout=N',
+    applies: true,
+    clockStarts: 'launch',
+    def: rec.id,
+    sourcePath: rec.source_path,
+  });
+  return out;
+}
+
+function pgTimeoutFromLogs(job: JobModel): { seconds: number; evidence: EvidenceLine } | null {
+  for (const e of allEvents(job)) {
+    if (e.stage !== 'pg-init' && e.stage !== 'comm-init') continue;
+    const ms = /(?:wait timeout after|timed out after|Timeout\(ms\)=)\s*(\d+)ms?/.exec(e.text);
+    if (ms) return { seconds: Number(ms[1]) / 1000, evidence: { file: e.file, line: e.line, text: e.text } };
+    const td = /timeout=(\d+:\d{2}:\d{2})/.exec(e.text);
+    const s = td ? parseTimedelta(td[1]!) : null;
+    if (s !== null) return { seconds: s, evidence: { file: e.file, line: e.line, text: e.text } };
+  }
+  return null;
+}
+
+/** The limit that governs how late a node may join the rendezvous, for this backend. */
+export function rendezvousLimit(limits: LimitInForce[]): LimitInForce | undefined {
+  return limits.find((l) => (l.id === 'rdzv-timeout' || l.id === 'join-timeout') && l.applies);
+}
