@@ -10,7 +10,12 @@ export function corpusText(scenario: string, file: string): string {
 }
 
 /** Analyse in-memory files the way a worker would: streamed in small chunks, then one job. */
-export function analyseTexts(files: Record<string, string | Uint8Array>, chunk = 997, nowMs?: number): JobModel {
+export function analyseTexts(
+  files: Record<string, string | Uint8Array>,
+  chunk = 997,
+  nowMs?: number,
+  opts: { correctClocks?: boolean } = {},
+): JobModel {
   const enc = new TextEncoder();
   const extracts = Object.entries(files).map(([name, content]) => {
     const bytes = typeof content === 'string' ? enc.encode(content) : content;
@@ -18,7 +23,7 @@ export function analyseTexts(files: Record<string, string | Uint8Array>, chunk =
     for (let i = 0; i < bytes.length; i += chunk) ex.push(bytes.subarray(i, i + chunk));
     return ex.finish();
   });
-  return buildJob(extracts, nowMs === undefined ? {} : { nowMs });
+  return buildJob(extracts, { ...(nowMs === undefined ? {} : { nowMs }), ...opts });
 }
 
 /** Map every line of a text (keeping the final newline structure). */
