@@ -199,3 +199,11 @@ describe('diagnosis on variations', () => {
     expect(f.advice[0]!.command).toMatch(/^export HCCL_CONNECT_TIMEOUT=600/);
   });
 });
+
+describe('docs/findings.md', () => {
+  it('documents every finding code', async () => {
+    const { readFileSync } = await import('node:fs');
+    const doc = readFileSync(new URL('../docs/findings.md', import.meta.url), 'utf8');
+    for (const code of FINDING_CODES) expect(doc, code).toContain(`\`${code}\``);
+  });
+});

@@ -32,6 +32,15 @@ const CONNECT_STAGES: FailureStage[] = ['store-connect', 'rendezvous-connection'
 const WAIT_STAGES: FailureStage[] = ['rendezvous-timeout', 'rank-assignment', 'pg-init'];
 const ENTRY = new Map(CATALOGUE.map((e) => [e.id, e]));
 
+/** Signs that a node got through to the store host: it joined, waited with it, or lost it later. */
+const REACHED_IDS = new Set(['connection-lost', 'dyn-shutdown-failed', 'dyn-joined', 'rdzv-complete', 'workers-start']);
+const REACHED_STAGES: FailureStage[] = ['rank-assignment', 'rendezvous-timeout', 'pg-init', 'comm-init'];
+function reached(events: LogEvent[]): boolean {
+  return events.some(
+    (e) => REACHED_IDS.has(e.id) || (e.role === 'primary' && e.stage !== undefined && REACHED_STAGES.includes(e.stage)),
+  );
+}
+
 const isFailureSignal = (e: LogEvent) => (e.kind === 'failure' || e.kind === 'error') && e.stage !== undefined;
 
 /** The node's own failure: its last primary signal (the exception that ended the agent), specific stages first. */
@@ -57,16 +66,12 @@ export function analyseFailure(views: NodeView[], facts: JobFacts): Failure | nu
   const hostFail = host ? (own.get(host.node.id) ?? null) : null;
   const primaries = [...own.entries()].filter(([, e]) => e.role === 'primary');
   const stagesOf = (id: string) => own.get(id)?.stage;
-  const nonHostWaiting = primaries.some(
-    ([id, e]) => id !== host?.node.id && (e.stage === 'rank-assignment' || e.stage === 'rendezvous-timeout'),
-  );
-  // Was the store host up while others failed to connect? It was if it waited for them (its own
-  // rendezvous timed out), or if another node got through to it and then waited with it.
+  // Was the store host up while others failed to connect? Only if it waited (a wait-stage failure of its own)
+  // and some other node shows it got through to it: it joined, waited with it, or lost the connection when
+  // the host gave up. If every other node failed to connect, the host came late — it then waits alone.
+  const reachedHost = views.some((v) => v.node.id !== host?.node.id && reached(v.events));
   const hostWasUp =
-    hostFail !== null &&
-    hostFail.role === 'primary' &&
-    WAIT_STAGES.includes(hostFail.stage!) &&
-    (hostFail.stage === 'rendezvous-timeout' || hostFail.stage === 'pg-init' || nonHostWaiting);
+    hostFail !== null && hostFail.role === 'primary' && WAIT_STAGES.includes(hostFail.stage!) && reachedHost;
   const demoted = new Set<string>();
   if (hostWasUp) {
     for (const [id, e] of primaries) {
