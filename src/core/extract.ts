@@ -1,4 +1,5 @@
 import { CATALOGUE, FRAME_STAGES, KEY_STAGES, isTorchEvidence, type CatalogueEntry } from './catalogue';
+import { MAX_ERROR_FILE_BYTES, isErrorFile, readErrorFile } from './errorFile';
 import { hintsFromPath, hostFromNodeId } from './identity';
 import { LineScanner, anchorRegex, type ScanStats, type ScannedLine } from './lineScanner';
 import type { FailureStage, FileExtract, FileProblem, IdentityHint, LogEvent, StreamExtract } from './model';
@@ -92,6 +93,34 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
     }
     return s;
   };
+
+  // A torchelastic error.json is read whole (it is small) and its call stack fed through like log lines.
+  const errorFile = isErrorFile(file);
+  const errorChunks: Uint8Array[] = [];
+  let errorBytes = 0;
+  const readErrorFileChunks = () => {
+    if (!Number.isFinite(errorBytes)) return null;
+    const all = new Uint8Array(errorBytes);
+    let at = 0;
+    for (const c of errorChunks) {
+      all.set(c, at);
+      at += c.length;
+    }
+    const doc = readErrorFile(new TextDecoder().decode(all));
+    if (!doc) return null;
+    const s = stream('');
+    doc.lines.forEach((text, i) => {
+      const p = parsePrefixes(text);
+      if (doc.clock) p.clocks = [doc.clock, ...p.clocks];
+      const l: ScannedLine = { line: 1, text, cut: false };
+      if (i === 0) s.x.firstLine = { line: 1, text: cutText(text), clocks: p.clocks };
+      matchLine(s, l, p);
+    });
+    st0.lines = 1;
+    st0.bytes = errorBytes;
+    return doc;
+  };
+  const st0 = { lines: 0, bytes: 0 };
 
   const onLine = (l: ScannedLine) => {
     const p = parsePrefixes(l.text);
@@ -227,10 +256,15 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
 
   return {
     push(chunk) {
-      scanner.push(chunk);
+      if (!errorFile) scanner.push(chunk);
+      else if (errorBytes + chunk.length <= MAX_ERROR_FILE_BYTES) {
+        errorChunks.push(chunk.slice());
+        errorBytes += chunk.length;
+      } else errorBytes = Infinity;
     },
     finish() {
       const st = scanner.finish();
+      const errorDoc = errorFile ? readErrorFileChunks() : null;
       const pathHints = hintsFromPath(file);
       const out: StreamExtract[] = [];
       if (streams.size === 0) stream('');
@@ -274,7 +308,16 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
       // Drop the unlabelled remainder of a labelled file when it holds nothing of its own.
       const useful = out.filter((x) => x.stream !== '' || x.events.length > 0 || out.length === 1);
       const torchy = useful.some((x) => x.events.some((e) => TORCH_IDS.has(e.id)));
-      const problem = problemOf(file, st, torchy);
+      if (errorDoc) {
+        st.lines = st0.lines;
+        st.bytes = st0.bytes;
+      }
+      const problem =
+        errorFile && !errorDoc
+          ? { code: 'not-a-log' as const, message: `${file} is not a torchelastic error file (unreadable JSON)` }
+          : errorDoc
+            ? null
+            : problemOf(file, st, torchy);
       return {
         file,
         bytes: st.bytes,
