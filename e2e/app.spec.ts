@@ -139,3 +139,20 @@ test('the bundled example job opens from the empty state', async ({ page }) => {
   expect(requests.some((url) => url.endsWith('/examples/k8s-late-node/trainjob-worker-1.log'))).toBe(true);
   expect(requests.filter((url) => new URL(url).origin !== ORIGIN)).toEqual([]);
 });
+
+test('the findings name the limit that fired, the advice gives the command, and 中文 switches the words', async ({
+  page,
+}) => {
+  await page.goto('/');
+  await dropFiles(page, nodeLogSpecs());
+  const findings = page.getByTestId('findings');
+  await expect(findings.locator('[data-code="SKEW_EXCEEDS_RDZV_TIMEOUT"]')).toContainText('timeout = 30 s');
+  await expect(findings.locator('[data-code="LATE_NODE"]')).toContainText('node3 started 45 s after node0');
+  await expect(page.getByTestId('advice').locator('[data-advice="rdzv-conf"]')).toContainText(
+    'torchrun --rdzv_conf="timeout=1800"',
+  );
+  await expect(page.getByTestId('what-if')).toContainText('every node would have made it');
+  await page.getByRole('button', { name: '中文' }).click();
+  await expect(findings.locator('[data-code="SKEW_EXCEEDS_RDZV_TIMEOUT"]')).toContainText('rendezvous 期限');
+  await expect(page.getByTestId('what-if')).toContainText('所有节点都能赶上');
+});

@@ -13,3 +13,8 @@ export type { InputFile } from './types';
 export function assembleJob(extracts: FileExtract[]): JobModel {
   return buildJob(extracts);
 }
+
+// The diagnosis reads the job model only; the store asks for it again when the language changes.
+export { diagnose as diagnoseJob } from '../core/index';
+export type { Diagnosis, Finding, Advice } from '../core/index';
+export type { Lang } from '../core/i18n';

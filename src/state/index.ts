@@ -1,4 +1,5 @@
 export { useAppStore } from './store';
 export type { AppState, FileRow, FileStatus, Phase } from './store';
+export type { Lang } from '../ingest/index';
 export { summariseProgress } from './progress';
 export type { ProgressSummary } from './progress';

@@ -7,6 +7,9 @@ import {
   filesFromDataTransfer,
   filesFromList,
   loadExample,
+  diagnoseJob,
+  type Diagnosis,
+  type Lang,
   runPool,
   unreadableExtract,
   type Collected,
@@ -27,6 +30,10 @@ export interface AppState {
   phase: Phase;
   files: FileRow[];
   job: JobModel | null;
+  /** Findings and advice for `job`, in `lang`. */
+  diagnosis: Diagnosis | null;
+  lang: Lang;
+  setLang(lang: Lang): void;
   /** True when the user stopped the run; the job then covers only the files that finished. */
   cancelled: boolean;
   error: string | null;
@@ -47,9 +54,12 @@ interface Run {
 
 let current: Run | null = null;
 
-type Data = Pick<AppState, 'phase' | 'files' | 'job' | 'cancelled' | 'error'>;
+type Data = Pick<AppState, 'phase' | 'files' | 'job' | 'diagnosis' | 'cancelled' | 'error'>;
 
-const idle = (): Data => ({ phase: 'idle', files: [], job: null, cancelled: false, error: null });
+const idle = (): Data => ({ phase: 'idle', files: [], job: null, diagnosis: null, cancelled: false, error: null });
+
+const initialLang = (): Lang =>
+  typeof navigator !== 'undefined' && navigator.language?.toLowerCase().startsWith('zh') ? 'zh' : 'en';
 
 export const useAppStore = create<AppState>()((set, get) => {
   const patchRow = (run: Run, index: number, patch: Partial<FileRow>) => {
@@ -68,11 +78,12 @@ export const useAppStore = create<AppState>()((set, get) => {
     current = null;
     const extracts = [...run.extracts.filter((e): e is FileExtract => e !== undefined), ...run.failures];
     if (extracts.length === 0) {
-      set({ phase: 'done', job: null });
+      set({ phase: 'done', job: null, diagnosis: null });
       return;
     }
     try {
-      set({ phase: 'done', job: assembleJob(extracts) });
+      const job = assembleJob(extracts);
+      set({ phase: 'done', job, diagnosis: diagnoseJob(job, get().lang) });
     } catch (error) {
       set({
         phase: 'done',
@@ -133,6 +144,11 @@ export const useAppStore = create<AppState>()((set, get) => {
 
   return {
     ...idle(),
+    lang: initialLang(),
+    setLang: (lang) => {
+      const job = get().job;
+      set({ lang, diagnosis: job ? diagnoseJob(job, lang) : null });
+    },
     dropTransfer: (data) => collect(filesFromDataTransfer(data)),
     pickFiles: (list) => start({ files: filesFromList(list), failures: [] }),
     openExample: () => collect(loadExample()),

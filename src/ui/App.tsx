@@ -17,6 +17,9 @@ export function App() {
   const pickFiles = useAppStore((s) => s.pickFiles);
   const reset = useAppStore((s) => s.reset);
   const openExample = useAppStore((s) => s.openExample);
+  const diagnosis = useAppStore((s) => s.diagnosis);
+  const lang = useAppStore((s) => s.lang);
+  const setLang = useAppStore((s) => s.setLang);
 
   const dragging = useWindowDrop(dropTransfer);
   const pickers = useFilePickers(pickFiles);
@@ -34,6 +37,25 @@ export function App() {
           <span className="brand__name">skewscope</span>
         </button>
         <div className="topbar__actions">
+          <div className="lang-switch" role="group" aria-label="Language / 语言">
+            <button
+              type="button"
+              className="button button--small"
+              aria-pressed={lang === 'en'}
+              onClick={() => setLang('en')}
+            >
+              EN
+            </button>
+            <button
+              type="button"
+              className="button button--small"
+              aria-pressed={lang === 'zh'}
+              onClick={() => setLang('zh')}
+              lang="zh"
+            >
+              中文
+            </button>
+          </div>
           <button type="button" className="button" onClick={pickers.openFiles} disabled={busy}>
             Choose files
           </button>
@@ -56,7 +78,7 @@ export function App() {
         {busy && <ProgressPanel />}
         {phase === 'done' && (
           <>
-            <Results job={job} files={files} cancelled={cancelled} />
+            <Results job={job} diagnosis={diagnosis} lang={lang} files={files} cancelled={cancelled} />
             <DropZone onActivate={pickers.openFiles} compact />
           </>
         )}

@@ -9,16 +9,22 @@ export function EvidenceList({ evidence }: Props) {
   return (
     <section className="card" aria-labelledby="evidence-title">
       <h2 id="evidence-title">Evidence</h2>
-      <ol className="evidence" data-testid="evidence">
-        {evidence.map((e, i) => (
-          <li key={`${e.file}:${e.line}:${i}`}>
-            <span className="evidence__where mono" title={e.file}>
-              {e.file}:{e.line}
-            </span>
-            <code className="evidence__text">{e.text}</code>
-          </li>
-        ))}
-      </ol>
+      <EvidenceLines evidence={evidence} testId="evidence" />
     </section>
+  );
+}
+
+export function EvidenceLines({ evidence, testId }: { evidence: EvidenceLine[]; testId?: string }) {
+  return (
+    <ol className="evidence" data-testid={testId}>
+      {evidence.map((e, i) => (
+        <li key={`${e.file}:${e.line}:${i}`}>
+          <span className="evidence__where mono" title={e.file}>
+            {e.file}:{e.line}
+          </span>
+          <code className="evidence__text">{e.text}</code>
+        </li>
+      ))}
+    </ol>
   );
 }

@@ -1,6 +1,9 @@
 import type { JobModel } from '../core/model';
 import type { FileRow } from '../state/index';
+import type { Diagnosis } from '../ingest/index';
+import type { Lang } from '../state/index';
 import { EvidenceList } from './EvidenceList';
+import { FindingsPanel } from './FindingsPanel';
 import { FileProblems } from './FileProblems';
 import { formatBytes } from './format';
 import { NodeTable } from './NodeTable';
@@ -8,11 +11,13 @@ import { VerdictHeader } from './VerdictHeader';
 
 interface Props {
   job: JobModel | null;
+  diagnosis: Diagnosis | null;
+  lang: Lang;
   files: FileRow[];
   cancelled: boolean;
 }
 
-export function Results({ job, files, cancelled }: Props) {
+export function Results({ job, diagnosis, lang, files, cancelled }: Props) {
   const unread = cancelled ? files.filter((f) => f.status !== 'done') : [];
   const read = files.length - unread.length;
 
@@ -26,6 +31,7 @@ export function Results({ job, files, cancelled }: Props) {
       {job ? (
         <>
           <VerdictHeader job={job} />
+          {diagnosis && <FindingsPanel diagnosis={diagnosis} lang={lang} />}
           <NodeTable job={job} />
           <EvidenceList evidence={job.failure?.evidence ?? []} />
         </>
