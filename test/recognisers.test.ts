@@ -251,7 +251,10 @@ const SAMPLES: Record<string, { line: string; fields?: Record<string, string> }[
     { line: '--rdzv_backend=c10d --rdzv_endpoint=localhost:29400 --rdzv_id=6f0ce8f1-ad9d-4b2e-9d8e-8b7c2a1b6c11' },
   ],
   'prelaunch-activity': [
-    { line: real('downloading dataset shard s3://trainjob-datasets/shards/shard-00001.tar.gz'), fields: { what: 'downloading' } },
+    {
+      line: real('downloading dataset shard s3://trainjob-datasets/shards/shard-00001.tar.gz'),
+      fields: { what: 'downloading' },
+    },
     { line: real('Z unpacking shard-00001.tar.gz'), fields: { what: 'unpacking' } },
     { line: real("' -> './shard-00001.tar.gz'") },
   ],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyseTexts, corpusText, mapLines } from './helpers';
+import { analyseTexts, corpusText, mapLines, toBracket21 } from './helpers';
 
 // The shapes real posted logs take (../shared/docs/real-world-variants.md), made from real corpus logs by
 // the transformation each shape describes: collectors in another zone, pdsh and Slurm interleaving,
@@ -109,26 +109,7 @@ describe('real-world variants of real logs', () => {
 
   it('the 2.1–2.2 bracket format (every line of a message prefixed) with the 300 s path', () => {
     const sc = 'torch1.13-capture-k2b';
-    const convert = (text: string) => {
-      let logger: string | null = null;
-      let level = 'INFO';
-      return mapLines(text, (l) => {
-        const m = /^(\d{4}-\d\d-\d\d)T(\d\d:\d\d:\d\d)\.(\d{3})\d*Z (.*)$/.exec(l);
-        if (!m) return l;
-        const ts = `[${m[1]} ${m[2]},${m[3]}]`;
-        const body = m[4]!;
-        const basic = /^(DEBUG|INFO|WARNING|ERROR|CRITICAL):([\w.]+):(.*)$/.exec(body);
-        if (basic) {
-          level = basic[1]!;
-          logger = basic[2]!;
-          return `${ts} ${logger}: [${level}] ${basic[3]}`;
-        }
-        if (logger && !/^(Traceback|WARNING: Logging|E\d{8}|\[rank)/.test(body))
-          return `${ts} ${logger}: [${level}] ${body}`;
-        logger = null;
-        return body;
-      });
-    };
+    const convert = (text: string) => toBracket21(text);
     const files = {
       'trainjob-master-0.log': convert(corpusText(sc, 'trainjob-master-0.log')),
       'trainjob-worker-0.log': convert(corpusText(sc, 'trainjob-worker-0.log')),

@@ -32,6 +32,7 @@ interface Text {
 const s = (x: string | number | null | undefined) => (x === null || x === undefined ? '?' : String(x));
 const secs = (x: string | number | null | undefined) =>
   x === null || x === undefined ? '?' : `${typeof x === 'number' ? round(x) : x} s`;
+const secsZh = (x: string | number | null | undefined) => secs(x).replace(/ s$/, ' 秒');
 /** Seconds as people read them: whole above 10, one decimal below. */
 const round = (x: number) => (Math.abs(x) >= 10 ? String(Math.round(x)) : String(Math.round(x * 10) / 10));
 
@@ -129,38 +130,38 @@ const EN: Record<FindingCode, Text> = {
 
 const ZH: Record<FindingCode, Text> = {
   LATE_NODE: {
-    title: (p) => (p.lag !== null ? `${s(p.node)} 比 ${s(p.first)} 晚启动 ${secs(p.lag)}` : `${s(p.node)} 迟到`),
+    title: (p) => (p.lag !== null ? `${s(p.node)} 比 ${s(p.first)} 晚启动 ${secsZh(p.lag)}` : `${s(p.node)} 迟到`),
     detail: (p) =>
       (p.lag !== null
-        ? `${s(p.node)} 的 torchrun 比第一个节点（${s(p.first)}）晚 ${secs(p.lag)} 启动。`
+        ? `${s(p.node)} 的 torchrun 比第一个节点（${s(p.first)}）晚 ${secsZh(p.lag)} 启动。`
         : `${s(p.node)} 在其他节点放弃之后才到达 rendezvous；它的日志没有时间戳，无法计算落后时间。`) +
       (p.victims ? `报错的节点（${s(p.victims)}）是在等待它：错误出现在等待的节点上，而最后到达的节点等待最少。` : ''),
   },
   HOST_NODE_LATE: {
     title: (p) => `迟到的是 store 主机 ${s(p.node)}`,
     detail: (p) =>
-      `${s(p.node)} 承载 TCPStore（${s(p.role)}）。它启动晚时，其他节点不会在 rendezvous 中等待，而是在连接期限（${s(p.limitName)} = ${secs(p.limit)}）用完后连接失败。`,
+      `${s(p.node)} 承载 TCPStore（${s(p.role)}）。它启动晚时，其他节点不会在 rendezvous 中等待，而是在连接期限（${s(p.limitName)} = ${secsZh(p.limit)}）用完后连接失败。`,
   },
   SKEW_EXCEEDS_STORE_SYNC: {
     title: () => `触发的是 300 秒的 rank 分配等待，而不是 rendezvous 超时`,
     detail: (p) =>
-      `${s(p.late)} 比 ${s(p.first)} 晚${p.skew !== null ? ` ${secs(p.skew)}` : ''}加入；${s(p.waiters)} 在 rank 分配（store_util.synchronize）中等待，torch ${s(p.version)} 中该等待的上限是 300 秒 —— 触发的是这个超时，而不是 ${secs(p.rdzvLimit)} 的 rendezvous 超时。任何 --rdzv_conf 参数都无法调大它：在 torch 2.3 及以前它是写死的，2.4 起已移除。`,
+      `${s(p.late)} 比 ${s(p.first)} 晚${p.skew !== null ? ` ${secsZh(p.skew)}` : ''}加入；${s(p.waiters)} 在 rank 分配（store_util.synchronize）中等待，torch ${s(p.version)} 中该等待的上限是 300 秒 —— 触发的是这个超时，而不是 ${secsZh(p.rdzvLimit)} 的 rendezvous 超时。任何 --rdzv_conf 参数都无法调大它：在 torch 2.3 及以前它是写死的，2.4 起已移除。`,
   },
   SKEW_EXCEEDS_RDZV_TIMEOUT: {
-    title: (p) => `rendezvous 期限（${s(p.key)} = ${secs(p.limit)}）短于启动时间差`,
+    title: (p) => `rendezvous 期限（${s(p.key)} = ${secsZh(p.limit)}）短于启动时间差`,
     detail: (p) =>
-      `${s(p.backend)} rendezvous 等待 ${s(p.key)} = ${secs(p.limit)}（${s(p.from)}）${p.skew !== null ? `，但各节点启动时间最多相差 ${secs(p.skew)}` : ''}；${s(p.reporters)} 在 ${s(p.late)} 到达之前就放弃了。` +
+      `${s(p.backend)} rendezvous 等待 ${s(p.key)} = ${secsZh(p.limit)}（${s(p.from)}）${p.skew !== null ? `，但各节点启动时间最多相差 ${secsZh(p.skew)}` : ''}；${s(p.reporters)} 在 ${s(p.late)} 到达之前就放弃了。` +
       (p.ignoredTimeout ? `注意：c10d 后端会忽略 timeout=${s(p.ignoredTimeout)}，它读取的是 join_timeout。` : ''),
   },
   SKEW_RISK: {
-    title: (p) => `启动时间差 ${secs(p.skew)} 接近 ${secs(p.limit)} 的上限`,
+    title: (p) => `启动时间差 ${secsZh(p.skew)} 接近 ${secsZh(p.limit)} 的上限`,
     detail: (p) =>
-      `作业成功了，但节点启动时间相差 ${secs(p.skew)}，而 ${s(p.limitName)} 为 ${secs(p.limit)}${p.survived ? ' —— 已经超过；只是因为该版本在此处不强制执行才得以幸存' : ''}。再晚一点的节点就会导致启动失败。`,
+      `作业成功了，但节点启动时间相差 ${secsZh(p.skew)}，而 ${s(p.limitName)} 为 ${secsZh(p.limit)}${p.survived ? ' —— 已经超过；只是因为该版本在此处不强制执行才得以幸存' : ''}。再晚一点的节点就会导致启动失败。`,
   },
   PRELAUNCH_WORK: {
-    title: (p) => `${s(p.node)} 在启动 torchrun 之前花了 ${secs(p.seconds)}`,
+    title: (p) => `${s(p.node)} 在启动 torchrun 之前花了 ${secsZh(p.seconds)}`,
     detail: (p) =>
-      `${s(p.node)} 的日志比它的 torchrun 启动早 ${secs(p.seconds)}${p.activity ? `，期间在做：${s(p.activity)}` : ''}。torchrun 启动前的工作会推迟所有节点的 rendezvous。`,
+      `${s(p.node)} 的日志比它的 torchrun 启动早 ${secsZh(p.seconds)}${p.activity ? `，期间在做：${s(p.activity)}` : ''}。torchrun 启动前的工作会推迟所有节点的 rendezvous。`,
   },
   NODE_LOG_MISSING: {
     title: (p) => `缺少 ${s(p.missing)} 的日志`,
@@ -168,9 +169,9 @@ const ZH: Record<FindingCode, Text> = {
       `作业有 ${s(p.expected)} 个节点，但只提供了 ${s(p.present)} 个节点的日志。未提供日志的节点可能就是元凶。`,
   },
   CLOCK_OFFSET: {
-    title: (p) => `${s(p.node)} 的时钟偏差 ${secs(p.offset)}`,
+    title: (p) => `${s(p.node)} 的时钟偏差 ${secsZh(p.offset)}`,
     detail: (p) =>
-      `所有 agent 几乎在同一时刻离开 rendezvous，但 ${s(p.node)} 记录的时间与其他节点相差 ${secs(p.offset)}（±${s(p.bound)} 秒）。它的时间整体偏移了这么多${p.applied ? '，已校正' : '；除非校正（--correct-clocks），它的落后时间包含该偏差'}。`,
+      `所有 agent 几乎在同一时刻离开 rendezvous，但 ${s(p.node)} 记录的时间与其他节点相差 ${secsZh(p.offset)}（±${s(p.bound)} 秒）。它的时间整体偏移了这么多${p.applied ? '，已校正' : '；除非校正（--correct-clocks），它的落后时间包含该偏差'}。`,
   },
   TZ_MISMATCH: {
     title: (p) => `${s(p.node)} 使用了另一个时区（${s(p.hours)} 小时）`,
@@ -178,19 +179,19 @@ const ZH: Record<FindingCode, Text> = {
       `在 rendezvous 时刻，${s(p.node)} 的时间与其他节点相差 ${s(p.hours)} 小时：这是时区差异，不是启动时间差。计算落后时间前已校正。`,
   },
   PG_INIT_TIMEOUT: {
-    title: (p) => `init_process_group 超时（${secs(p.limit)}）`,
+    title: (p) => `init_process_group 超时（${secsZh(p.limit)}）`,
     detail: (p) =>
-      `${s(p.reporters)} 的 worker 在 init_process_group 中等待了 ${secs(p.limit)}，等待${s(p.late) !== '?' ? ` ${s(p.late)} 的 worker` : '其他节点'}，而它们到达得太晚。rendezvous 本身已经完成：延迟发生在训练脚本调用 init_process_group 之前。`,
+      `${s(p.reporters)} 的 worker 在 init_process_group 中等待了 ${secsZh(p.limit)}，等待${s(p.late) !== '?' ? ` ${s(p.late)} 的 worker` : '其他节点'}，而它们到达得太晚。rendezvous 本身已经完成：延迟发生在训练脚本调用 init_process_group 之前。`,
   },
   COMM_INIT_TIMEOUT: {
     title: (p) => `通信域（${s(p.lib)}）建立超时`,
     detail: (p) =>
-      `${s(p.reporters)} 上建立 ${s(p.lib)} 通信域${p.limit !== null ? `在 ${secs(p.limit)} 后` : ''}超时：有对端节点到达太晚或无法连接。`,
+      `${s(p.reporters)} 上建立 ${s(p.lib)} 通信域${p.limit !== null ? `在 ${secsZh(p.limit)} 后` : ''}超时：有对端节点到达太晚或无法连接。`,
   },
   NOT_A_STARTUP_PROBLEM: {
     title: () => `训练过程中集合通信超时 —— 不是启动问题`,
     detail: (p) =>
-      `watchdog 捕获到一个运行超过 ${secs(p.limit)} 的集合通信（SeqNum ${s(p.seq)}）。已经完成了这么多次集合通信，说明作业已经启动；这是训练中的卡住或慢 rank，调整 rendezvous 参数没有帮助。`,
+      `watchdog 捕获到一个运行超过 ${secsZh(p.limit)} 的集合通信（SeqNum ${s(p.seq)}）。已经完成了这么多次集合通信，说明作业已经启动；这是训练中的卡住或慢 rank，调整 rendezvous 参数没有帮助。`,
   },
   EXIT_BARRIER_TIMEOUT: {
     title: () => `agent 在退出屏障互相等待了 300 秒`,
@@ -200,7 +201,7 @@ const ZH: Record<FindingCode, Text> = {
   STORE_UNREACHABLE: {
     title: (p) => `无法连接位于 ${s(p.endpoint)} 的 store`,
     detail: (p) =>
-      `${s(p.reporters)}${p.limit !== null ? `在 ${secs(p.limit)} 内` : ''}无法连接 ${s(p.endpoint)} 上的 rendezvous store。要么它的主机启动晚了（没有日志表明它已启动），要么地址错误或被阻断。`,
+      `${s(p.reporters)}${p.limit !== null ? `在 ${secsZh(p.limit)} 内` : ''}无法连接 ${s(p.endpoint)} 上的 rendezvous store。要么它的主机启动晚了（没有日志表明它已启动），要么地址错误或被阻断。`,
   },
   UNCLASSIFIED_FAILURE: {
     title: (p) => `在启动阶段之外失败：${s(p.error)}`,
