@@ -107,7 +107,7 @@ export interface StreamExtract {
 }
 
 export interface FileProblem {
-  code: 'binary' | 'empty' | 'not-a-log' | 'unreadable' | 'too-large' | 'archive-error' | 'bomb';
+  code: 'binary' | 'empty' | 'not-a-log' | 'unreadable' | 'archive-error' | 'bomb';
   message: string;
 }
 

@@ -321,8 +321,3 @@ export function parsePrefixes(line: string): ParsedLine {
   out.msg = rest.replace(/\s+$/, '');
   return out;
 }
-
-/** Quick check used on lines that are not candidates: does it carry any clock? (first/last line, neighbours) */
-export function clocksOf(line: string): Clock[] {
-  return parsePrefixes(line).clocks;
-}

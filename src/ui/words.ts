@@ -49,7 +49,6 @@ export const PROBLEM_LABEL: Record<FileProblem['code'], string> = {
   empty: 'Empty',
   'not-a-log': 'Not a log',
   unreadable: 'Unreadable',
-  'too-large': 'Too large',
   'archive-error': 'Archive error',
   bomb: 'Archive bomb',
 };
