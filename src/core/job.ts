@@ -92,13 +92,17 @@ export function buildJob(extracts: FileExtract[], opts: BuildOptions = {}): JobM
       );
     else if (o.applied) notes.push(`${o.node}: clock offset of ${o.offsetSeconds} s (±${o.boundSeconds} s) corrected.`);
   }
-  const timeOfFor = (nodeId: string) => {
-    const raw = rawTimeOf(nodeId);
+  /** Instant of a line's best clock for a node, on the job clock (corrected where the offset is applied). */
+  const instantFor = (nodeId: string) => {
     const corr = correction.get(nodeId) ?? 0;
-    return (e: LogEvent) => {
-      const t = raw(e);
-      return t === null ? null : t - corr;
+    return (clocks: Clock[]): number | null => {
+      const c = bestClock(clocks);
+      return c ? clock.instant(c, nodeId) - corr : null;
     };
+  };
+  const timeOfFor = (nodeId: string) => {
+    const at = instantFor(nodeId);
+    return (e: LogEvent) => at(e.clocks);
   };
 
   const endpointHostName = facts.rdzvEndpoint ? endpointHost(facts.rdzvEndpoint).toLowerCase() : null;
@@ -173,14 +177,14 @@ export function buildJob(extracts: FileExtract[], opts: BuildOptions = {}): JobM
       });
     }
     const own = nodeFailure(evs);
+    const at = instantFor(id);
     const edge = (which: 'firstLine' | 'lastLine'): NodeEvent | null => {
       let best: NodeEvent | null = null;
       let bestT = which === 'firstLine' ? Infinity : -Infinity;
       for (const st of g.streams) {
         const l = st[which];
-        const c = l ? bestClock(l.clocks) : null;
-        if (!l || !c) continue;
-        const t = clock.instant(c, id) - (correction.get(id) ?? 0);
+        const t = l ? at(l.clocks) : null;
+        if (!l || t === null) continue;
         if (which === 'firstLine' ? t < bestT : t > bestT) {
           bestT = t;
           best = {
