@@ -10,6 +10,8 @@ import { collectInputs, extractFile } from '../src/cli/files';
 // truth.json's `failure_stage` words are the capture's own; the product's stage for each is fixed here.
 
 const CORPUS = path.join(__dirname, 'fixtures', 'corpus');
+// Made in this repo with scripts/capture (real torch 1.13 runs, same truth.json shape).
+const CAPTURED = path.join(__dirname, 'fixtures', 'captured');
 
 interface Expect {
   verdict: Verdict;
@@ -84,6 +86,21 @@ const EXPECTED: Record<string, Expect> = {
   },
   'torch2.6-s7_c10d_logdir_tee_filter': { verdict: 'healthy', timed: ALL },
   'torch2.6-s8_static_healthy_default_loglevel': { verdict: 'healthy', timed: ALL },
+  'torch1.13-static-rank-assignment-300s': {
+    verdict: 'failed',
+    stage: 'rank-assignment',
+    late: ['node2'],
+    reportedBy: ['node0', 'node1'],
+    timed: ['node0', 'node1', 'node2'],
+  },
+  'torch1.13-c10d-host-late': {
+    verdict: 'failed',
+    stage: 'rendezvous-connection',
+    late: ['node0'],
+    reportedBy: ['node1', 'node2'],
+    // The host's log has no time at all; the others' launches come from their C++ error lines.
+    timed: ['node1', 'node2'],
+  },
   'torch2.6-s9_static_pg_init_timeout20': {
     verdict: 'failed',
     stage: 'pg-init',
@@ -116,19 +133,21 @@ function nodeFor(job: JobModel, truth: Truth, host: string): string | undefined 
   return job.nodes.find((n) => n.id.endsWith(`:${t.sim_node_index}`))?.id;
 }
 
-const scenarios = readdirSync(CORPUS, { withFileTypes: true })
-  .filter((d) => d.isDirectory())
-  .map((d) => d.name)
-  .sort();
+const dirsOf = (root: string) =>
+  readdirSync(root, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => path.join(root, d.name));
+const scenarioDirs = [...dirsOf(CORPUS), ...dirsOf(CAPTURED)].sort();
+const scenarios = scenarioDirs.map((d) => path.basename(d));
 
 describe('real corpus scenarios', () => {
   it('has an expectation for every scenario', () => {
     expect(scenarios.sort()).toEqual(Object.keys(EXPECTED).sort());
   });
 
-  for (const name of scenarios) {
+  for (const dir of scenarioDirs) {
+    const name = path.basename(dir);
     it(name, async () => {
-      const dir = path.join(CORPUS, name);
       const truth = JSON.parse(readFileSync(path.join(dir, 'truth.json'), 'utf8')) as Truth;
       const want = EXPECTED[name]!;
       const job = await analyse(dir);

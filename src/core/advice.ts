@@ -155,7 +155,8 @@ export interface WhatIf {
 }
 
 export function whatIf(job: JobModel, limits: LimitInForce[], timeoutSeconds: number): WhatIf | null {
-  if (job.skewSeconds === null) return null;
+  // Only with every node placed: an unplaced node may be the late one, and the answer would be made up.
+  if (job.skewSeconds === null || job.nodes.some((n) => n.lagSeconds === null)) return null;
   const sync = limits.find((l) => l.id === 'store-sync' && l.applies);
   const blocked = sync && job.skewSeconds > sync.seconds ? { id: 'store-sync' as const, seconds: sync.seconds } : null;
   const cap = blocked ? Math.min(timeoutSeconds, sync!.seconds) : timeoutSeconds;

@@ -737,7 +737,12 @@ export const CATALOGUE: CatalogueEntry[] = [
 /** Traceback frames that classify a store timeout (or any exception) by the code that was waiting. */
 export const FRAME_STAGES: { fns: string[]; stage: FailureStage }[] = [
   { fns: ['_exit_barrier'], stage: 'exit-barrier' },
-  { fns: ['_share_and_gather', 'synchronize', 'get_all', '_assign_worker_ranks'], stage: 'rank-assignment' },
+  {
+    // _get_master_addr_port: after rank assignment the agents read MASTER_ADDR, which rank 0 writes only once
+    // its own synchronize finished — the same wait, seen from a node that came late.
+    fns: ['_share_and_gather', 'synchronize', 'get_all', '_assign_worker_ranks', '_get_master_addr_port'],
+    stage: 'rank-assignment',
+  },
   {
     fns: ['init_process_group', '_store_based_barrier', '_new_process_group_helper', '_create_c10d_store'],
     stage: 'pg-init',

@@ -45,7 +45,7 @@ const EN: Record<FindingCode, Text> = {
         ? `${s(p.node)} launched torchrun ${secs(p.lag)} after the first node (${s(p.first)}).`
         : `${s(p.node)} reached the rendezvous after the others had given up; its log carries no time, so its lag cannot be measured.`) +
       (p.victims
-        ? ` The nodes that reported the failure (${s(p.victims)}) were waiting for it: the error shows up on the node that waited, and the last to arrive waits least.`
+        ? ` The nodes that reported the failure (${s(p.victims)}) were waiting for it: the error shows up on the nodes that waited, not on the one that was late.`
         : ''),
   },
   HOST_NODE_LATE: {

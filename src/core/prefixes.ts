@@ -248,7 +248,7 @@ export const FORMAT_PREFIXES: Recogniser[] = [
   {
     // Any other line that starts with an ISO date-time (training scripts, DeepSpeed, fairseq, sglang…).
     id: 'iso',
-    re: /^\[?(?<t>(?<Y>\d{4})-(?<M>\d{2})-(?<D>\d{2})[T ](?<h>\d{2}):(?<m>\d{2}):(?<s>\d{2})(?:[.,](?<f>\d{1,9}))?(?<z>Z|[+-]\d{2}:?\d{2})?)\]?[ \t|]/,
+    re: /^\[?(?<t>(?<Y>\d{4})-(?<M>\d{2})-(?<D>\d{2})[T ](?<h>\d{2}):(?<m>\d{2}):(?<s>\d{2})(?:[.,](?<f>\d{1,9}))?(?<z>Z|[+-]\d{2}:?\d{2})?)\]?(?:[ \t|]|$)/,
     apply: (g, out) => {
       const c = isoClock('iso', g, g.t!, Boolean(g.z));
       pushClock(out, c);
