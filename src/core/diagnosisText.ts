@@ -135,7 +135,7 @@ const ZH: Record<FindingCode, Text> = {
       (p.lag !== null
         ? `${s(p.node)} 的 torchrun 比第一个节点（${s(p.first)}）晚 ${secsZh(p.lag)} 启动。`
         : `${s(p.node)} 在其他节点放弃之后才到达 rendezvous；它的日志没有时间戳，无法计算落后时间。`) +
-      (p.victims ? `报错的节点（${s(p.victims)}）是在等待它：错误出现在等待的节点上，而最后到达的节点等待最少。` : ''),
+      (p.victims ? `报错的节点（${s(p.victims)}）是在等待它：错误出现在等待的节点上，而不是迟到的节点上。` : ''),
   },
   HOST_NODE_LATE: {
     title: (p) => `迟到的是 store 主机 ${s(p.node)}`,
@@ -145,7 +145,7 @@ const ZH: Record<FindingCode, Text> = {
   SKEW_EXCEEDS_STORE_SYNC: {
     title: () => `触发的是 300 秒的 rank 分配等待，而不是 rendezvous 超时`,
     detail: (p) =>
-      `${s(p.late)} 比 ${s(p.first)} 晚${p.skew !== null ? ` ${secsZh(p.skew)}` : ''}加入；${s(p.waiters)} 在 rank 分配（store_util.synchronize）中等待，torch ${s(p.version)} 中该等待的上限是 300 秒 —— 触发的是这个超时，而不是 ${secsZh(p.rdzvLimit)} 的 rendezvous 超时。任何 --rdzv_conf 参数都无法调大它：在 torch 2.3 及以前它是写死的，2.4 起已移除。`,
+      `${s(p.late)} 比 ${s(p.first)} 晚${p.skew !== null ? ` ${secsZh(p.skew)}` : ''}加入；${s(p.waiters)} 在 rank 分配（store_util.synchronize）中等待，torch ${s(p.version)} 中该等待的上限是 300 秒 —— 触发的是这个超时，而不是 ${secsZh(p.rdzvLimit)}的 rendezvous 超时。任何 --rdzv_conf 参数都无法调大它：在 torch 2.3 及以前它是写死的，2.4 起已移除。`,
   },
   SKEW_EXCEEDS_RDZV_TIMEOUT: {
     title: (p) => `rendezvous 期限（${s(p.key)} = ${secsZh(p.limit)}）短于启动时间差`,
