@@ -1,4 +1,4 @@
-import type { Clock, FileExtract, LogEvent } from './model';
+import type { Clock, FileExtract, LogEvent, Overrides } from './model';
 import { naiveMs, nearestYear, toInstant } from './time';
 
 // The job clock: one timeline for every node. Lines print their own clocks — some zoned (kubectl
@@ -6,8 +6,8 @@ import { naiveMs, nearestYear, toInstant } from './time';
 // zone) are reported as notes, never made silently.
 
 export interface JobClock {
-  /** Instant of a clock in ms, for the given node; null if it cannot be placed. */
-  instant(c: Clock, nodeKey: string): number;
+  /** Instant of a clock in ms, for the given node and the file the line came from. */
+  instant(c: Clock, nodeKey: string, file: string): number;
   notes: string[];
 }
 
@@ -17,7 +17,12 @@ export function bestClock(clocks: Clock[]): Clock | null {
   return clocks.find((c) => c.quality === 'full') ?? clocks.find((c) => c.quality === 'no-zone') ?? clocks[0] ?? null;
 }
 
-export function buildJobClock(extracts: FileExtract[], eventsByNode: Map<string, LogEvent[]>, nowMs: number): JobClock {
+export function buildJobClock(
+  extracts: FileExtract[],
+  eventsByNode: Map<string, LogEvent[]>,
+  nowMs: number,
+  overrides: Overrides = {},
+): JobClock {
   const notes: string[] = [];
   // Reference for years: any dated clock in the job, else the files' modification times.
   let refMs: number | null = null;
@@ -80,8 +85,16 @@ export function buildJobClock(extracts: FileExtract[], eventsByNode: Map<string,
   if (anyNaive && learned.size === 0) {
     notes.push('Log times carry no time zone; all nodes were read as being in the same zone (shown as UTC).');
   }
+  const fileYear = overrides.fileYear ?? {};
+  const fileOffset = overrides.fileOffsetMinutes ?? {};
+  const given = [...Object.keys(fileYear), ...Object.keys(fileOffset)];
+  if (given.length) notes.push(`Year or time zone set by hand for ${[...new Set(given)].join(', ')}.`);
   return {
-    instant: (c, node) => toInstant(c, yearFor, learned.get(node) ?? 0),
+    instant: (c, node, file) => {
+      const y = fileYear[file];
+      const yearOf = y === undefined ? yearFor : () => y;
+      return toInstant(c, yearOf, fileOffset[file] ?? learned.get(node) ?? 0);
+    },
     notes,
   };
 }

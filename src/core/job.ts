@@ -3,7 +3,7 @@ import { bestClock, buildJobClock } from './clock';
 import { deriveFacts, parseIntList } from './facts';
 import { analyseFailure, nodeFailure, type NodeView } from './failure';
 import { endpointHost } from './identity';
-import type { Clock, FileExtract, JobModel, JobNode, LogEvent, NodeEvent, Verdict } from './model';
+import type { Clock, FileExtract, JobModel, JobNode, LogEvent, NodeEvent, Overrides, Verdict } from './model';
 import { SCHEMA_VERSION } from './model';
 import { bestHint, groupStreams, nodeIdOf } from './nodes';
 import { estimateClockOffsets } from './offsets';
@@ -16,6 +16,8 @@ export interface BuildOptions {
   nowMs?: number;
   /** Subtract the clock offsets estimated from the rendezvous (time-zone differences are always corrected). */
   correctClocks?: boolean;
+  /** The user's corrections: node of a file, node names, year or zone of a file's timestamps. */
+  overrides?: Overrides;
 }
 
 const ENTRY = new Map(CATALOGUE.map((e) => [e.id, e]));
@@ -52,7 +54,8 @@ function waitedFromLaunch(e: LogEvent): number | null {
 export function buildJob(extracts: FileExtract[], opts: BuildOptions = {}): JobModel {
   const nowMs = opts.nowMs ?? Date.now();
   const usable = extracts.filter((x) => !x.problem);
-  const groups = groupStreams(usable);
+  const overrides = opts.overrides ?? {};
+  const groups = groupStreams(usable, overrides.fileNode ?? {});
   const allEvents = usable.flatMap((x) => x.streams.flatMap((s) => s.events));
   const formats: Record<string, number> = {};
   for (const x of usable)
@@ -62,7 +65,8 @@ export function buildJob(extracts: FileExtract[], opts: BuildOptions = {}): JobM
   // Node ids, unique.
   const used = new Map<string, number>();
   const ids = groups.map((g) => {
-    const base = nodeIdOf(g);
+    const auto = nodeIdOf(g);
+    const base = overrides.nodeName?.[auto] ?? auto;
     const n = (used.get(base) ?? 0) + 1;
     used.set(base, n);
     return n === 1 ? base : `${base}#${n}`;
@@ -77,11 +81,11 @@ export function buildJob(extracts: FileExtract[], opts: BuildOptions = {}): JobM
       }
     eventsByNode.set(ids[i]!, evs);
   });
-  const clock = buildJobClock(usable, eventsByNode, nowMs);
+  const clock = buildJobClock(usable, eventsByNode, nowMs, overrides);
   const notes = [...clock.notes];
   const rawTimeOf = (nodeId: string) => (e: LogEvent) => {
     const c = bestClock(e.clocks);
-    return c ? clock.instant(c, nodeId) : null;
+    return c ? clock.instant(c, nodeId, e.file) : null;
   };
   const clockOffsets = estimateClockOffsets(eventsByNode, rawTimeOf, opts.correctClocks ?? false);
   const correction = new Map(clockOffsets.filter((o) => o.applied).map((o) => [o.node, o.offsetSeconds * 1000]));
@@ -95,14 +99,14 @@ export function buildJob(extracts: FileExtract[], opts: BuildOptions = {}): JobM
   /** Instant of a line's best clock for a node, on the job clock (corrected where the offset is applied). */
   const instantFor = (nodeId: string) => {
     const corr = correction.get(nodeId) ?? 0;
-    return (clocks: Clock[]): number | null => {
+    return (clocks: Clock[], file: string): number | null => {
       const c = bestClock(clocks);
-      return c ? clock.instant(c, nodeId) - corr : null;
+      return c ? clock.instant(c, nodeId, file) - corr : null;
     };
   };
   const timeOfFor = (nodeId: string) => {
     const at = instantFor(nodeId);
-    return (e: LogEvent) => at(e.clocks);
+    return (e: LogEvent) => at(e.clocks, e.file);
   };
 
   const endpointHostName = facts.rdzvEndpoint ? endpointHost(facts.rdzvEndpoint).toLowerCase() : null;
@@ -183,7 +187,7 @@ export function buildJob(extracts: FileExtract[], opts: BuildOptions = {}): JobM
       let bestT = which === 'firstLine' ? Infinity : -Infinity;
       for (const st of g.streams) {
         const l = st[which];
-        const t = l ? at(l.clocks) : null;
+        const t = l ? at(l.clocks, st.file) : null;
         if (!l || t === null) continue;
         if (which === 'firstLine' ? t < bestT : t > bestT) {
           bestT = t;

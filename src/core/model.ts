@@ -209,6 +209,21 @@ export interface ClockOffset {
   evidence: EvidenceLine;
 }
 
+/**
+ * Corrections the user makes where the logs are silent or wrong; every view recomputes from them.
+ * Keys are file paths as in `FileExtract.file` (and node ids as the job model gave them).
+ */
+export interface Overrides {
+  /** Put a file into the named node (merge files into one node, or split one off). */
+  fileNode?: Record<string, string>;
+  /** Show a node under another name. */
+  nodeName?: Record<string, string>;
+  /** The year of a file's year-less timestamps (glog, C++ 2.4+). */
+  fileYear?: Record<string, number>;
+  /** The UTC offset, in minutes, of a file's zone-less timestamps. */
+  fileOffsetMinutes?: Record<string, number>;
+}
+
 export type Verdict = 'failed' | 'healthy' | 'incomplete' | 'not-torchrun';
 
 export interface JobModel {

@@ -11,7 +11,10 @@ export interface NodeGroup {
 
 const JOINING: IdentityHint['kind'][] = ['hostname', 'logdir', 'name', 'node-rank', 'group-rank', 'label'];
 
-function keysOf(s: StreamExtract): string[] {
+function keysOf(s: StreamExtract, forced: Record<string, string>): string[] {
+  // A file the user placed joins that node and nothing else.
+  const f = forced[s.file];
+  if (f !== undefined) return [`forced:${f}`];
   const keys: string[] = [];
   for (const h of s.identity) {
     if (!JOINING.includes(h.kind)) continue;
@@ -25,7 +28,7 @@ function keysOf(s: StreamExtract): string[] {
   return keys;
 }
 
-export function groupStreams(extracts: FileExtract[]): NodeGroup[] {
+export function groupStreams(extracts: FileExtract[], forced: Record<string, string> = {}): NodeGroup[] {
   const streams = extracts.flatMap((x) => x.streams);
   const parent = streams.map((_, i) => i);
   const find = (i: number): number => {
@@ -37,7 +40,7 @@ export function groupStreams(extracts: FileExtract[]): NodeGroup[] {
   };
   const owner = new Map<string, number>();
   streams.forEach((s, i) => {
-    for (const k of keysOf(s)) {
+    for (const k of keysOf(s, forced)) {
       const o = owner.get(k);
       if (o === undefined) owner.set(k, i);
       else parent[find(i)] = find(o);
@@ -52,6 +55,10 @@ export function groupStreams(extracts: FileExtract[]): NodeGroup[] {
       groups.set(r, g);
     }
     g.streams.push(s);
+    const f = forced[s.file];
+    if (f !== undefined && !g.identity.some((h) => h.kind === 'name' && h.confidence === 'high')) {
+      g.identity.unshift({ kind: 'name', value: f, evidence: `set by hand for ${s.file}`, confidence: 'high' });
+    }
     for (const h of s.identity) {
       if (!g.identity.some((x) => x.kind === h.kind && x.value === h.value)) g.identity.push(h);
     }

@@ -1,6 +1,6 @@
 // The ingest layer's surface for state/: reading files into extracts, then the job model.
 import { buildJob } from '../core/index';
-import type { FileExtract, JobModel } from '../core/model';
+import type { FileExtract, JobModel, Overrides } from '../core/model';
 
 export { filesFromDataTransfer, filesFromList } from './collect';
 export type { Collected } from './collect';
@@ -10,9 +10,10 @@ export { unreadableExtract } from './unreadable';
 export type { PoolListener, PoolRun } from './pool';
 export type { InputFile } from './types';
 
-export function assembleJob(extracts: FileExtract[]): JobModel {
-  return buildJob(extracts);
+export function assembleJob(extracts: FileExtract[], overrides: Overrides = {}): JobModel {
+  return buildJob(extracts, { overrides });
 }
+export type { Overrides };
 
 // The diagnosis reads the job model only; the store asks for it again when the language changes.
 export { diagnose as diagnoseJob } from '../core/index';

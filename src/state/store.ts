@@ -10,6 +10,7 @@ import {
   diagnoseJob,
   type Diagnosis,
   type Lang,
+  type Overrides,
   runPool,
   unreadableExtract,
   type Collected,
@@ -34,6 +35,11 @@ export interface AppState {
   diagnosis: Diagnosis | null;
   lang: Lang;
   setLang(lang: Lang): void;
+  /** What the last analysis read; kept so corrections recompute without reading files again. */
+  extracts: FileExtract[];
+  /** The user's corrections (file → node, node names, a file's year or zone). */
+  overrides: Overrides;
+  setOverrides(next: Overrides): void;
   /** True when the user stopped the run; the job then covers only the files that finished. */
   cancelled: boolean;
   error: string | null;
@@ -54,9 +60,18 @@ interface Run {
 
 let current: Run | null = null;
 
-type Data = Pick<AppState, 'phase' | 'files' | 'job' | 'diagnosis' | 'cancelled' | 'error'>;
+type Data = Pick<AppState, 'phase' | 'files' | 'job' | 'diagnosis' | 'cancelled' | 'error' | 'extracts' | 'overrides'>;
 
-const idle = (): Data => ({ phase: 'idle', files: [], job: null, diagnosis: null, cancelled: false, error: null });
+const idle = (): Data => ({
+  phase: 'idle',
+  files: [],
+  job: null,
+  diagnosis: null,
+  cancelled: false,
+  error: null,
+  extracts: [],
+  overrides: {},
+});
 
 const initialLang = (): Lang =>
   typeof navigator !== 'undefined' && navigator.language?.toLowerCase().startsWith('zh') ? 'zh' : 'en';
@@ -82,8 +97,8 @@ export const useAppStore = create<AppState>()((set, get) => {
       return;
     }
     try {
-      const job = assembleJob(extracts);
-      set({ phase: 'done', job, diagnosis: diagnoseJob(job, get().lang) });
+      const job = assembleJob(extracts, get().overrides);
+      set({ phase: 'done', extracts, job, diagnosis: diagnoseJob(job, get().lang) });
     } catch (error) {
       set({
         phase: 'done',
@@ -145,6 +160,12 @@ export const useAppStore = create<AppState>()((set, get) => {
   return {
     ...idle(),
     lang: initialLang(),
+    setOverrides: (overrides) => {
+      const { extracts, lang } = get();
+      if (extracts.length === 0) return set({ overrides });
+      const job = assembleJob(extracts, overrides);
+      set({ overrides, job, diagnosis: diagnoseJob(job, lang) });
+    },
     setLang: (lang) => {
       const job = get().job;
       set({ lang, diagnosis: job ? diagnoseJob(job, lang) : null });
