@@ -37,6 +37,8 @@ export interface AppState {
   setLang(lang: Lang): void;
   /** What the last analysis read; kept so corrections recompute without reading files again. */
   extracts: FileExtract[];
+  /** The files themselves by path (handles, not contents), for the evidence viewer to read lines from. */
+  sources: Record<string, File>;
   /** The user's corrections (file → node, node names, a file's year or zone). */
   overrides: Overrides;
   setOverrides(next: Overrides): void;
@@ -71,6 +73,7 @@ const idle = (): Data => ({
   error: null,
   extracts: [],
   overrides: {},
+  sources: {},
 });
 
 const initialLang = (): Lang =>
@@ -128,6 +131,7 @@ export const useAppStore = create<AppState>()((set, get) => {
       cancelled: false,
       error: null,
       files: files.map((f) => ({ path: f.path, bytes: f.file.size, bytesDone: 0, status: 'queued' })),
+      sources: Object.fromEntries(files.map((f) => [f.path, f.file])),
     });
     run.pool = runPool(files, {
       started: (i) => patchRow(run, i, { status: 'reading' }),
