@@ -62,7 +62,10 @@ interface Run {
 
 let current: Run | null = null;
 
-type Data = Pick<AppState, 'phase' | 'files' | 'job' | 'diagnosis' | 'cancelled' | 'error' | 'extracts' | 'overrides'>;
+type Data = Pick<
+  AppState,
+  'phase' | 'files' | 'job' | 'diagnosis' | 'cancelled' | 'error' | 'extracts' | 'overrides' | 'sources'
+>;
 
 const idle = (): Data => ({
   phase: 'idle',
