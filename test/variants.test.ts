@@ -168,3 +168,16 @@ describe('real-world variants of real logs', () => {
     expectS2(job);
   });
 });
+
+describe('logs that end early', () => {
+  it('nodes still waiting in the rendezvous when the logs stop: incomplete, and says why', () => {
+    const cut = Object.fromEntries(
+      Object.entries(s2()).map(([n, t]) => [n, t.slice(0, t.indexOf("Rendezvous'ing worker group") + 40)]),
+    );
+    const job = analyseTexts(cut);
+    expect(job.verdict).toBe('incomplete');
+    expect(job.failure).toBeNull();
+    expect(job.notes.join(' ')).toMatch(/neither progress past rendezvous nor a failure/);
+    expect(job.skewSeconds).toBeGreaterThan(43);
+  });
+});
