@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { diagnose } from '../src/core/index';
 import { analyseTexts, corpusText, mapLines, toBracket21 } from './helpers';
 
 // The shapes real posted logs take (../shared/docs/real-world-variants.md), made from real corpus logs by
@@ -179,5 +180,7 @@ describe('logs that end early', () => {
     expect(job.failure).toBeNull();
     expect(job.notes.join(' ')).toMatch(/neither progress past rendezvous nor a failure/);
     expect(job.skewSeconds).toBeGreaterThan(43);
+    const risk = diagnose(job).findings.find((f) => f.code === 'SKEW_RISK')!;
+    expect(risk.detail).toMatch(/^The logs stop before the outcome.*past it, so the start most likely failed/);
   });
 });

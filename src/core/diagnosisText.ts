@@ -69,7 +69,9 @@ const EN: Record<FindingCode, Text> = {
   SKEW_RISK: {
     title: (p) => `Launch skew of ${secs(p.skew)} is close to the ${secs(p.limit)} limit`,
     detail: (p) =>
-      `The job survived, but its nodes started ${secs(p.skew)} apart against a ${s(p.limitName)} of ${secs(p.limit)}${p.survived ? ' — already past it; it survived only because this version does not enforce it here' : ''}. A slightly later node would fail the start.`,
+      p.outcome === 'incomplete'
+        ? `The logs stop before the outcome, with the nodes started ${secs(p.skew)} apart against a ${s(p.limitName)} of ${secs(p.limit)}${p.survived ? ': past it, so the start most likely failed after these logs end' : ''}.`
+        : `The job survived, but its nodes started ${secs(p.skew)} apart against a ${s(p.limitName)} of ${secs(p.limit)}${p.survived ? ' — already past it; it survived only because this version does not enforce it here' : ''}. A slightly later node would fail the start.`,
   },
   PRELAUNCH_WORK: {
     title: (p) => `${s(p.node)} spent ${secs(p.seconds)} before starting torchrun`,
@@ -156,7 +158,9 @@ const ZH: Record<FindingCode, Text> = {
   SKEW_RISK: {
     title: (p) => `启动时间差 ${secsZh(p.skew)} 接近 ${secsZh(p.limit)} 的上限`,
     detail: (p) =>
-      `作业成功了，但节点启动时间相差 ${secsZh(p.skew)}，而 ${s(p.limitName)} 为 ${secsZh(p.limit)}${p.survived ? ' —— 已经超过；只是因为该版本在此处不强制执行才得以幸存' : ''}。再晚一点的节点就会导致启动失败。`,
+      p.outcome === 'incomplete'
+        ? `日志在结果出现之前就结束了；节点启动时间相差 ${secsZh(p.skew)}，而 ${s(p.limitName)} 为 ${secsZh(p.limit)}${p.survived ? '：已经超过，启动很可能在日志结束之后失败' : ''}。`
+        : `作业成功了，但节点启动时间相差 ${secsZh(p.skew)}，而 ${s(p.limitName)} 为 ${secsZh(p.limit)}${p.survived ? ' —— 已经超过；只是因为该版本在此处不强制执行才得以幸存' : ''}。再晚一点的节点就会导致启动失败。`,
   },
   PRELAUNCH_WORK: {
     title: (p) => `${s(p.node)} 在启动 torchrun 之前花了 ${secsZh(p.seconds)}`,

@@ -299,6 +299,7 @@ function rules(job: JobModel, limits: LimitInForce[]): Draft[] {
                 ? 'join_timeout'
                 : 'timeout',
           survived: job.skewSeconds > tight.seconds ? 1 : null,
+          outcome: job.verdict === 'incomplete' ? 'incomplete' : 'healthy',
         },
         nodes: lateIds,
         evidence: lateNodes.flatMap((n) => evOf(n.events.find((e) => e.kind === 'launch'))).slice(0, 3),
