@@ -207,3 +207,17 @@ describe('docs/findings.md', () => {
     for (const code of FINDING_CODES) expect(doc, code).toContain(`\`${code}\``);
   });
 });
+
+describe('nodes on different rendezvous ids', () => {
+  it('are told they can never meet, instead of being told to wait longer', () => {
+    const sc = 'torch2.6-s4_c10d_join_timeout30_node3_late';
+    const files = Object.fromEntries(NODES4.map((f) => [f, corpusText(sc, f)]));
+    files['node3.log'] = files['node3.log']!.replaceAll('s4-job', '8f3c2a71-node3');
+    const dx = diagnose(analyseTexts(files));
+    const f = find(dx, 'RUN_ID_MISMATCH')!;
+    expect(f.numbers.ids).toBe("'s4-job', '8f3c2a71-node3'");
+    expect(f.advice[0]!.id).toBe('same-rdzv-id');
+    expect(codes(dx)).not.toContain('SKEW_EXCEEDS_RDZV_TIMEOUT');
+    expect(find(diagnose(scenario(sc, NODES4)), 'RUN_ID_MISMATCH')).toBeUndefined();
+  });
+});

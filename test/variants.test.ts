@@ -184,3 +184,15 @@ describe('logs that end early', () => {
     expect(risk.detail).toMatch(/^The logs stop before the outcome.*past it, so the start most likely failed/);
   });
 });
+
+describe('a traceback quoted in a JSON report on one line', () => {
+  it('is read line by line, and its frames classify the error', async () => {
+    const { readFileSync } = await import('node:fs');
+    const json = readFileSync(`${__dirname}/fixtures/errorjson/error.json`, 'utf8').trim();
+    const log = `2026-11-29T19:31:07.000Z worker error report: ${json}\n`;
+    const job = analyseTexts({ 'node1.log': log });
+    const ev = job.nodes[0]!.events.find((e) => e.id === 'socket-timeout')!;
+    expect(ev.stage).toBe('rank-assignment');
+    expect(ev.time).toBe('2026-11-29T19:31:07.000Z');
+  });
+});

@@ -16,7 +16,8 @@ export type AdviceId =
   | 'better-logs'
   | 'clock-sync'
   | 'collect-logs'
-  | 'check-endpoint';
+  | 'check-endpoint'
+  | 'same-rdzv-id';
 
 export interface AdviceSpec {
   id: AdviceId;

@@ -20,7 +20,8 @@ export type FindingCode =
   | 'EXIT_BARRIER_TIMEOUT'
   | 'STORE_UNREACHABLE'
   | 'UNCLASSIFIED_FAILURE'
-  | 'NO_TIMESTAMPS';
+  | 'NO_TIMESTAMPS'
+  | 'RUN_ID_MISMATCH';
 
 export type P = Record<string, string | number | null>;
 
@@ -37,6 +38,11 @@ const secsZh = (x: string | number | null | undefined) => secs(x).replace(/ s$/,
 const round = (x: number) => (Math.abs(x) >= 10 ? String(Math.round(x)) : String(Math.round(x * 10) / 10));
 
 const EN: Record<FindingCode, Text> = {
+  RUN_ID_MISMATCH: {
+    title: () => `The nodes used different rendezvous ids: they could never meet`,
+    detail: (p) =>
+      `The agents joined rendezvous ${s(p.ids)}. Only nodes with the same --rdzv_id meet; each group waited for the others until its timeout. This is not skew: no timeout is long enough.`,
+  },
   LATE_NODE: {
     title: (p) =>
       p.lag !== null ? `${s(p.node)} started ${secs(p.lag)} after ${s(p.first)}` : `${s(p.node)} arrived late`,
@@ -131,6 +137,11 @@ const EN: Record<FindingCode, Text> = {
 };
 
 const ZH: Record<FindingCode, Text> = {
+  RUN_ID_MISMATCH: {
+    title: () => `各节点使用了不同的 rendezvous id：它们永远无法会合`,
+    detail: (p) =>
+      `各 agent 加入的 rendezvous 分别是 ${s(p.ids)}。只有 --rdzv_id 相同的节点才会会合；每组都在等待其他节点直到超时。这不是启动时间差问题：多长的超时都不够。`,
+  },
   LATE_NODE: {
     title: (p) => (p.lag !== null ? `${s(p.node)} 比 ${s(p.first)} 晚启动 ${secsZh(p.lag)}` : `${s(p.node)} 迟到`),
     detail: (p) =>
@@ -225,6 +236,11 @@ interface AdviceText {
 }
 
 const ADVICE_EN: Record<AdviceId, AdviceText> = {
+  'same-rdzv-id': {
+    title: () => 'Give every node the same --rdzv_id',
+    reason: () =>
+      'Use one value known to all nodes before they start (the Slurm job id, the Kubernetes job name), not one generated per node.',
+  },
   'rdzv-conf': {
     title: (v) => `Raise the rendezvous limit: --rdzv_conf="${s(v.value)}"`,
     reason: (v) =>
@@ -291,6 +307,11 @@ const ADVICE_EN: Record<AdviceId, AdviceText> = {
 };
 
 const ADVICE_ZH: Record<AdviceId, AdviceText> = {
+  'same-rdzv-id': {
+    title: () => '给所有节点相同的 --rdzv_id',
+    reason: () =>
+      '使用所有节点启动前都知道的同一个值（Slurm 作业 id、Kubernetes 作业名），而不是每个节点各自生成的值。',
+  },
   'rdzv-conf': {
     title: (v) => `调大 rendezvous 期限：--rdzv_conf="${s(v.value)}"`,
     reason: (v) =>

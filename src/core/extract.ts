@@ -130,6 +130,16 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
     if (s.x.firstLine === null && l.text.trim() !== '')
       s.x.firstLine = { line: l.line, text: cutText(l.text), clocks: p.clocks };
     if (key !== '') s.x.lastLine = { line: l.line, text: cutText(l.text), clocks: p.clocks };
+    const inner = escapedLines(l.text);
+    if (inner) {
+      // A traceback quoted in JSON (`"Traceback …\n  File \"…\"…"`): read its lines as lines, dated like the host line.
+      for (const text of inner) {
+        const ip = parsePrefixes(text);
+        ip.clocks = [...p.clocks, ...ip.clocks];
+        matchLine(s, { line: l.line, text, cut: l.cut }, ip);
+      }
+      return;
+    }
     matchLine(s, l, p);
   };
 
@@ -353,6 +363,15 @@ export function recogniseLine(text: string): { parsed: ParsedLine; id: string | 
   const parsed = parsePrefixes(text);
   const hit = firstEntry(text, parsed.msg, new Set());
   return { parsed, id: hit?.entry.id ?? null, fields: hit ? groupsOf(hit.m) : {} };
+}
+
+/** The lines of a traceback quoted with `\n` escapes inside one line (JSON error reports), or null. */
+function escapedLines(text: string): string[] | null {
+  if (!text.includes('\\n') || !(text.includes('Traceback') || text.includes('File \\"'))) return null;
+  return text
+    .split('\\n')
+    .map((t) => t.replace(/\\"/g, '"').replace(/\\\\/g, '\\'))
+    .filter((t) => t.trim() !== '');
 }
 
 function problemOf(file: string, st: ScanStats, torchy: boolean): FileProblem | null {

@@ -179,7 +179,21 @@ function rules(job: JobModel, limits: LimitInForce[]): Draft[] {
     });
   }
 
-  if (f?.stage === 'rendezvous-timeout' && rdzv) {
+  // Nodes that used different rendezvous ids never meet: no timeout fixes that.
+  const runIds = [...new Set(job.nodes.map((n) => n.runId).filter((r): r is string => r !== null))];
+  const runIdMismatch = dynamic && runIds.length > 1;
+  if (runIdMismatch) {
+    out.push({
+      code: 'RUN_ID_MISMATCH',
+      severity: 'error',
+      numbers: { ids: runIds.map((r) => `'${r}'`).join(', ') },
+      nodes: job.nodes.map((n) => n.id),
+      evidence: job.nodes.flatMap((n) => evOf(n.events.find((e) => e.id === 'launch-config'))).slice(0, 4),
+      advice: [simpleAdvice('same-rdzv-id', `torchrun --rdzv_id="$JOB_ID" … # the same value on every node`, {})],
+    });
+  }
+
+  if (f?.stage === 'rendezvous-timeout' && rdzv && !runIdMismatch) {
     const userTimeout = job.job.rdzvConfigs?.timeout;
     out.push({
       code: 'SKEW_EXCEEDS_RDZV_TIMEOUT',

@@ -216,6 +216,7 @@ export function buildJob(extracts: FileExtract[], opts: BuildOptions = {}): JobM
       lastLine: edge('lastLine'),
       lagSeconds: null,
       isStoreHost,
+      runId: runIdOf(evs),
       events: nodeEvents,
       failureStage: own?.stage ?? null,
     };
@@ -302,6 +303,15 @@ export function buildJob(extracts: FileExtract[], opts: BuildOptions = {}): JobM
     notes,
     files: extracts.map((x) => ({ file: x.file, bytes: x.bytes, lines: x.lines, problem: x.problem })),
   };
+}
+
+/** The rendezvous id a node's agent used: its launch config, or the c10d rendezvous lines. */
+function runIdOf(evs: LogEvent[]): string | null {
+  for (const e of evs) {
+    const id = e.id === 'launch-config' ? e.fields.run_id : e.id.startsWith('dyn-') ? e.fields.run_id : undefined;
+    if (id && id.trim() && id.trim() !== 'none') return id.trim();
+  }
+  return null;
 }
 
 function round3(x: number): number {

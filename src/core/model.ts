@@ -159,6 +159,8 @@ export interface JobNode {
   /** Seconds behind the earliest launch in the job; null without times. */
   lagSeconds: number | null;
   isStoreHost: boolean;
+  /** The rendezvous id this node's agent used (`run_id`, `--rdzv_id`), when the logs print it. */
+  runId: string | null;
   events: NodeEvent[];
   /** The node's own failure stage, when it reported one. */
   failureStage: FailureStage | null;
