@@ -30,17 +30,24 @@ const NAME_RULES: NameRule[] = [
     why: 'Kubeflow PyTorchJob name: worker-k is node_rank k+1',
   },
   {
+    re: /(?:^|[-_.])(?:node[-_]?rank|noderank|nr)[-_]?(?<i>\d+)(?:[-_.]|$)/i,
+    name: (m) => `node${m.groups!.i}`,
+    nodeRank: (m) => Number(m.groups!.i),
+    confidence: 'medium',
+    why: 'node rank in the name',
+  },
+  {
     re: /(?:^|[-_.])(?<n>(?:node|host|nd|gpu|compute)[-_]?(?<i>\d+))(?:[-_.]|$)/i,
     name: (m) => m.groups!.n!,
     confidence: 'medium',
     why: 'node number in the name',
   },
   {
-    re: /(?:^|[-_.])(?:node[-_]?rank|noderank|nr)[-_]?(?<i>\d+)(?:[-_.]|$)/i,
-    name: (m) => `node${m.groups!.i}`,
-    nodeRank: (m) => Number(m.groups!.i),
-    confidence: 'medium',
-    why: 'node rank in the name',
+    // `trainer-rank-5.out`, `job_rank3.log`: launchers that write one file per node name it by its rank.
+    re: /(?:^|[-_.])rank[-_]?(?<i>\d+)(?:[-_.]|$)/i,
+    name: (m) => `rank-${m.groups!.i}`,
+    confidence: 'low',
+    why: 'rank number in the name',
   },
 ];
 

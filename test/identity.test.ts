@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { endpointHost, hintsFromPath, hostFromNodeId } from '../src/core/identity';
+
+// Node identity from the names real jobs give their files (../shared/docs/real-world-variants.md).
+
+const named = (p: string) => hintsFromPath(p).find((h) => h.kind === 'name')?.value;
+const rank = (p: string) => hintsFromPath(p).find((h) => h.kind === 'node-rank')?.value;
+
+describe('identity from file and folder names', () => {
+  it('node numbers, Kubeflow roles, ranks and job-array files', () => {
+    expect(named('logs/node3.log')).toBe('node3');
+    expect(named('trainjob-worker-1.log')).toBe('trainjob-worker-1');
+    expect(rank('trainjob-worker-1.log')).toBe('2');
+    expect(rank('trainjob-master-0.log')).toBe('0');
+    expect(named('nccl_trace_rank_container-node02_5')).toBe('node02');
+    expect(named('trainer-rank-5.out')).toBe('rank-5');
+    expect(named('job_node_rank_3.log')).toBe('node3');
+    expect(named('error-48213-3.out')).toBe('error-48213-3');
+    expect(named('gpu-07/stdout.log')).toBe('gpu-07');
+  });
+
+  it('a torchrun --log-dir tree names the agent’s run folder and the local rank', () => {
+    const h = hintsFromPath('job/node1_logdir/s5-job_8qsqphfk/attempt_0/1/stderr.log');
+    expect(h.find((x) => x.kind === 'logdir')?.value).toBe('job/node1_logdir/s5-job_8qsqphfk');
+    expect(h.find((x) => x.kind === 'label')?.value).toBe('local_rank 1');
+    expect(named('job/node1_logdir/s5-job_8qsqphfk/attempt_0/1/stderr.log')).toBe('node1');
+  });
+
+  it('c10d node ids and endpoints give host names', () => {
+    expect(hostFromNodeId('node1_6643_0')).toBe('node1');
+    expect(hostFromNodeId('gpu-a100-3.cluster.local_1_0')).toBe('gpu-a100-3.cluster.local');
+    expect(endpointHost('node0:29400')).toBe('node0');
+    expect(endpointHost('[::1]:29400')).toBe('::1');
+  });
+});
