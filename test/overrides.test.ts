@@ -24,10 +24,26 @@ describe('overrides', () => {
     const x = s2();
     const base = buildJob(x);
     expect(base.nodes).toHaveLength(4);
-    const o: Overrides = { fileNode: { 'node3.log': 'node2', 'node2.log': 'node2' } };
+    const o: Overrides = { fileNode: { 'node3.log': 'node2' } };
     const job = buildJob(x, { overrides: o });
     expect(job.nodes.map((n) => n.id).sort()).toEqual(['node0', 'node1', 'node2']);
     expect(job.nodes.find((n) => n.id === 'node2')!.files.sort()).toEqual(['node2.log', 'node3.log']);
+  });
+
+  it('a file moved into a renamed node joins it by its shown name; one of two same-named nodes can be renamed', () => {
+    const x = s2();
+    const job = buildJob(x, { overrides: { nodeName: { node2: 'gpu-17' }, fileNode: { 'node3.log': 'gpu-17' } } });
+    expect(job.nodes.find((n) => n.id === 'gpu-17')!.files.sort()).toEqual(['node2.log', 'node3.log']);
+    // Two folders with nothing that names them: both nodes fall back to the file name.
+    const plain = 'torch1.13-s1_healthy_static';
+    const twins = extracts({
+      'x/stdout.log': corpusText(plain, 'node1.log'),
+      'y/stdout.log': corpusText(plain, 'node2.log'),
+    });
+    const ids = buildJob(twins).nodes.map((n) => n.id);
+    expect(ids.sort()).toEqual(['stdout', 'stdout#2']);
+    const renamed = buildJob(twins, { overrides: { nodeName: { 'stdout#2': 'node2' } } }).nodes.map((n) => n.id);
+    expect(renamed.sort()).toEqual(['node2', 'stdout']);
   });
 
   it('a node can be renamed, and the diagnosis uses the new name', () => {

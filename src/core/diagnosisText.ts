@@ -49,7 +49,9 @@ const EN: Record<FindingCode, Text> = {
     detail: (p) =>
       (p.lag !== null
         ? `${s(p.node)} launched torchrun ${secs(p.lag)} after the first node (${s(p.first)}).`
-        : `${s(p.node)} reached the rendezvous after the others had given up; its log carries no time, so its lag cannot be measured.`) +
+        : p.clockSuspect
+          ? `${s(p.node)} reached the rendezvous after the others had given up, yet its timestamps put it among the first: check its clock or time zone.`
+          : `${s(p.node)} reached the rendezvous after the others had given up; its log carries no time, so its lag cannot be measured.`) +
       (p.victims
         ? ` The nodes that reported the failure (${s(p.victims)}) were waiting for it: the error shows up on the nodes that waited, not on the one that was late.`
         : ''),
@@ -147,7 +149,9 @@ const ZH: Record<FindingCode, Text> = {
     detail: (p) =>
       (p.lag !== null
         ? `${s(p.node)} 的 torchrun 比第一个节点（${s(p.first)}）晚 ${secsZh(p.lag)} 启动。`
-        : `${s(p.node)} 在其他节点放弃之后才到达 rendezvous；它的日志没有时间戳，无法计算落后时间。`) +
+        : p.clockSuspect
+          ? `${s(p.node)} 在其他节点放弃之后才到达 rendezvous，但它的时间戳显示它是最早启动的之一：请检查它的时钟或时区。`
+          : `${s(p.node)} 在其他节点放弃之后才到达 rendezvous；它的日志没有时间戳，无法计算落后时间。`) +
       (p.victims ? `报错的节点（${s(p.victims)}）是在等待它：错误出现在等待的节点上，而不是迟到的节点上。` : ''),
   },
   HOST_NODE_LATE: {

@@ -448,11 +448,12 @@ function contentHints(s: StreamState): IdentityHint[] {
     }
     if (e.id === 'launch-config' && e.fields.rdzv_configs) {
       const r = /'rank':\s*(\d+)/.exec(e.fields.rdzv_configs);
+      const cfgAt = `line ${e.blockLines?.rdzv_configs?.line ?? e.line}`;
       if (r)
         add({
           kind: 'node-rank',
           value: r[1]!,
-          evidence: `${at}: rdzv_configs ${e.fields.rdzv_configs} (static --node_rank)`,
+          evidence: `${cfgAt}: rdzv_configs ${e.fields.rdzv_configs} (static --node_rank)`,
           confidence: 'high',
         });
     }

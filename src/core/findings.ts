@@ -125,12 +125,15 @@ function rules(job: JobModel, limits: LimitInForce[]): Draft[] {
   const rdzvAdvice = () => rdzvConfAdvice({ job, skewSeconds: job.skewSeconds, hostLagSeconds: hostLag, hostLate });
 
   for (const n of lateNodes) {
+    // The text says late but the clock says early: the clock (or zone) is the suspect, not the text.
+    const contradicted = f !== null && n.lagSeconds !== null && n.lagSeconds < LATE_MIN_S;
     out.push({
       code: 'LATE_NODE',
       severity: f ? 'error' : (n.lagSeconds ?? 0) >= 60 ? 'warning' : 'info',
       numbers: {
         node: n.id,
-        lag: n.lagSeconds,
+        lag: contradicted ? null : n.lagSeconds,
+        clockSuspect: contradicted ? 1 : null,
         first: first?.id ?? null,
         victims: f && f.reportedBy.length ? f.reportedBy.join(', ') : null,
       },

@@ -55,22 +55,24 @@ export function buildJob(extracts: FileExtract[], opts: BuildOptions = {}): JobM
   const nowMs = opts.nowMs ?? Date.now();
   const usable = extracts.filter((x) => !x.problem);
   const overrides = opts.overrides ?? {};
-  const groups = groupStreams(usable, overrides.fileNode ?? {});
+  const groups = groupStreams(usable, overrides.fileNode ?? {}, overrides.nodeName ?? {});
   const allEvents = usable.flatMap((x) => x.streams.flatMap((s) => s.events));
   const formats: Record<string, number> = {};
   for (const x of usable)
     for (const s of x.streams) for (const [f, n] of Object.entries(s.formats)) formats[f] = (formats[f] ?? 0) + n;
   const facts = deriveFacts(allEvents, formats);
 
-  // Node ids, unique.
-  const used = new Map<string, number>();
-  const ids = groups.map((g) => {
-    const auto = nodeIdOf(g);
-    const base = overrides.nodeName?.[auto] ?? auto;
-    const n = (used.get(base) ?? 0) + 1;
-    used.set(base, n);
-    return n === 1 ? base : `${base}#${n}`;
-  });
+  // Node ids, unique; then the names the user gave (keyed by the unique id).
+  const unique = (names: string[]) => {
+    const used = new Map<string, number>();
+    return names.map((base) => {
+      const n = (used.get(base) ?? 0) + 1;
+      used.set(base, n);
+      return n === 1 ? base : `${base}#${n}`;
+    });
+  };
+  const autoIds = unique(groups.map(nodeIdOf));
+  const ids = unique(autoIds.map((id) => overrides.nodeName?.[id] ?? id));
   const eventsByNode = new Map<string, LogEvent[]>();
   groups.forEach((g, i) => {
     const evs = g.streams.flatMap((s) => s.events);

@@ -11,10 +11,7 @@ export interface NodeGroup {
 
 const JOINING: IdentityHint['kind'][] = ['hostname', 'logdir', 'name', 'node-rank', 'group-rank', 'label'];
 
-function keysOf(s: StreamExtract, forced: Record<string, string>): string[] {
-  // A file the user placed joins that node and nothing else.
-  const f = forced[s.file];
-  if (f !== undefined) return [`forced:${f}`];
+function keysOf(s: StreamExtract): string[] {
   const keys: string[] = [];
   for (const h of s.identity) {
     if (!JOINING.includes(h.kind)) continue;
@@ -28,9 +25,14 @@ function keysOf(s: StreamExtract, forced: Record<string, string>): string[] {
   return keys;
 }
 
-export function groupStreams(extracts: FileExtract[], forced: Record<string, string> = {}): NodeGroup[] {
+export function groupStreams(
+  extracts: FileExtract[],
+  forced: Record<string, string> = {},
+  names: Record<string, string> = {},
+): NodeGroup[] {
   const streams = extracts.flatMap((x) => x.streams);
-  const parent = streams.map((_, i) => i);
+  const free = streams.filter((s) => forced[s.file] === undefined);
+  const parent = free.map((_, i) => i);
   const find = (i: number): number => {
     while (parent[i] !== i) {
       parent[i] = parent[parent[i]!]!;
@@ -39,31 +41,54 @@ export function groupStreams(extracts: FileExtract[], forced: Record<string, str
     return i;
   };
   const owner = new Map<string, number>();
-  streams.forEach((s, i) => {
-    for (const k of keysOf(s, forced)) {
+  free.forEach((s, i) => {
+    for (const k of keysOf(s)) {
       const o = owner.get(k);
       if (o === undefined) owner.set(k, i);
       else parent[find(i)] = find(o);
     }
   });
-  const groups = new Map<number, NodeGroup>();
-  streams.forEach((s, i) => {
+  const byRoot = new Map<number, NodeGroup>();
+  free.forEach((s, i) => {
     const r = find(i);
-    let g = groups.get(r);
+    let g = byRoot.get(r);
     if (!g) {
       g = { streams: [], identity: [] };
-      groups.set(r, g);
+      byRoot.set(r, g);
     }
-    g.streams.push(s);
-    const f = forced[s.file];
-    if (f !== undefined && !g.identity.some((h) => h.kind === 'name' && h.confidence === 'high')) {
-      g.identity.unshift({ kind: 'name', value: f, evidence: `set by hand for ${s.file}`, confidence: 'high' });
-    }
-    for (const h of s.identity) {
-      if (!g.identity.some((x) => x.kind === h.kind && x.value === h.value)) g.identity.push(h);
-    }
+    addStream(g, s);
   });
-  return [...groups.values()];
+  const groups = [...byRoot.values()];
+  // Files the user placed join the node of that name (as shown, renamed or not), or a new one.
+  const named = new Map<string, NodeGroup>();
+  for (const g of groups) {
+    const auto = nodeIdOf(g).toLowerCase();
+    named.set(auto, g);
+    const shown = names[nodeIdOf(g)];
+    if (shown) named.set(shown.toLowerCase(), g);
+  }
+  for (const s of streams) {
+    const target = forced[s.file];
+    if (target === undefined) continue;
+    let g = named.get(target.toLowerCase());
+    if (!g) {
+      g = {
+        streams: [],
+        identity: [{ kind: 'name', value: target, evidence: `set by hand for ${s.file}`, confidence: 'high' }],
+      };
+      groups.push(g);
+      named.set(target.toLowerCase(), g);
+    }
+    addStream(g, s);
+  }
+  return groups;
+}
+
+function addStream(g: NodeGroup, s: StreamExtract): void {
+  g.streams.push(s);
+  for (const h of s.identity) {
+    if (!g.identity.some((x) => x.kind === h.kind && x.value === h.value)) g.identity.push(h);
+  }
 }
 
 const CONF_ORDER = { high: 0, medium: 1, low: 2 } as const;
