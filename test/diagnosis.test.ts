@@ -221,3 +221,19 @@ describe('nodes on different rendezvous ids', () => {
     expect(find(diagnose(scenario(sc, NODES4)), 'RUN_ID_MISMATCH')).toBeUndefined();
   });
 });
+
+describe('version inferred from the prefix', () => {
+  it('a glog prefix with a process id is 2.5+: the 300 s synchronize does not apply', () => {
+    const job = scenario('torch2.6-s1_static_healthy_info', NODES4);
+    expect(job.job.torchVersion).toBe('2.5+');
+    expect(job.job.torchVersionEvidence).toMatch(/process id/);
+    expect(diagnose(job).thresholds.find((t) => t.id === 'store-sync')!.applies).toBe(false);
+  });
+
+  it('a glog prefix with a thread id is 2.3–2.4: it may', () => {
+    const line = 'I0807 20:59:57.533000 140145133409408 torch/distributed/run.py:675] Using nproc_per_node=8.\n';
+    const job = analyseTexts({ 'node0.log': line });
+    expect(job.job.torchVersion).toBe('2.3–2.4');
+    expect(diagnose(job).thresholds.find((t) => t.id === 'store-sync')!.applies).toBe(true);
+  });
+});

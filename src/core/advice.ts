@@ -4,6 +4,23 @@ import { RECOMMENDED_RDZV_SECONDS, hasStoreSync, type LimitInForce } from './thr
 // Remediation commands, derived from the job: its backend, its version, the keys it already set and the skew
 // it showed. Texts live in diagnosisText.ts; this file decides the values.
 
+/** Every advice id, for readers that validate what they are given (share links). */
+export const ADVICE_IDS = [
+  'rdzv-conf',
+  'upgrade-torch',
+  'patch-synchronize',
+  'stage-data',
+  'start-host-first',
+  'pg-timeout',
+  'hccl-timeouts',
+  'nccl-debug',
+  'better-logs',
+  'clock-sync',
+  'collect-logs',
+  'check-endpoint',
+  'same-rdzv-id',
+] as const;
+
 export type AdviceId =
   | 'rdzv-conf'
   | 'upgrade-torch'
@@ -133,6 +150,10 @@ export function betterLogsAdvice(job: JobModel): AdviceSpec {
     command: `${env} torchrun … 2>&1 | ts '[%Y-%m-%d %H:%M:%.S]' | tee node$NODE_RANK.log   # or: kubectl logs --timestamps POD`,
     values: { env },
   };
+}
+
+export function sameRdzvIdAdvice(): AdviceSpec {
+  return { id: 'same-rdzv-id', command: 'torchrun --rdzv_id="$JOB_ID" … # the same value on every node', values: {} };
 }
 
 export function simpleAdvice(

@@ -36,6 +36,7 @@ const TRACEBACK_REACH = 400;
 /** Watchdog timeouts on the first collectives are startup trouble; later ones are training hangs. */
 const STARTUP_SEQ_MAX = 5;
 const HEAD_LINES = 40;
+const PID_MAX = 4_194_304;
 const TORCH_IDS = new Set(CATALOGUE.filter(isTorchEvidence).map((e) => e.id));
 const TRACEBACK_START = 'Traceback (most recent call last)';
 
@@ -160,7 +161,11 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
     if (!hit) return;
     const { entry, m } = hit;
     const fields = groupsOf(m);
-    if (p.format) s.x.formats[p.format] = (s.x.formats[p.format] ?? 0) + 1;
+    if (p.format) {
+      // Linux pids stay below 2^22; a larger glog id is a thread id, which 2.3–2.4 printed.
+      const f = p.format === 'glog' && p.glogId !== null && p.glogId > PID_MAX ? 'glog-tid' : p.format;
+      s.x.formats[f] = (s.x.formats[f] ?? 0) + 1;
+    }
     if (entry.kind === 'field') {
       const owner = s.lastEventByID.get(entry.blockOf!);
       if (owner && l.line - owner.line <= (entry.maxDistance ?? 20) && fields.key && !(fields.key in owner.fields)) {

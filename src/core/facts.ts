@@ -41,9 +41,14 @@ function cmdArg(args: string, name: string): string | null {
 const FORMAT_VERSIONS: { format: string; version: string; why: string }[] = [
   { format: 'cpp-new', version: '2.4+', why: 'C++ lines with a `[W1029 12:00:00.123456789 file.cpp:N]` prefix (2.4+)' },
   {
+    format: 'glog-tid',
+    version: '2.3–2.4',
+    why: 'Python lines with the glog prefix carrying a thread id (`I0807 20:59:57.533000 140145133409408 …`: 2.3–2.4)',
+  },
+  {
     format: 'glog',
-    version: '2.3+',
-    why: 'Python lines with the glog prefix `I1129 18:29:55.433000 <id> file.py:N]` (2.3+)',
+    version: '2.5+',
+    why: 'Python lines with the glog prefix carrying a process id (`I1129 18:29:55.433000 943 file.py:N]`: 2.5+)',
   },
   {
     format: 'bracket',

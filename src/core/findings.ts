@@ -5,6 +5,7 @@ import {
   pgTimeoutAdvice,
   rdzvConfAdvice,
   recommendedTimeout,
+  sameRdzvIdAdvice,
   simpleAdvice,
   stageDataAdvice,
   upgradeAdvice,
@@ -29,6 +30,8 @@ export interface Advice {
   reason: string;
   command: string | null;
   caveat: string | null;
+  /** The values the words and the command were made from (a share link carries these, not the words). */
+  values: Record<string, string | number>;
 }
 
 export interface Finding {
@@ -77,6 +80,7 @@ export function diagnose(job: JobModel, lang: Lang = 'en'): Diagnosis {
       const advice = dedupe(d.advice).map((a) => ({
         id: a.id,
         command: a.command,
+        values: a.values,
         ...adviceText(lang, a.id, a.values),
       }));
       return {
@@ -192,7 +196,7 @@ function rules(job: JobModel, limits: LimitInForce[]): Draft[] {
       numbers: { ids: runIds.map((r) => `'${r}'`).join(', ') },
       nodes: job.nodes.map((n) => n.id),
       evidence: job.nodes.flatMap((n) => evOf(n.events.find((e) => e.id === 'launch-config'))).slice(0, 4),
-      advice: [simpleAdvice('same-rdzv-id', `torchrun --rdzv_id="$JOB_ID" … # the same value on every node`, {})],
+      advice: [sameRdzvIdAdvice()],
     });
   }
 

@@ -168,6 +168,19 @@ export function buildJob(extracts: FileExtract[], opts: BuildOptions = {}): JobM
           text: e.text,
         };
         if (e.stage) ne.stage = e.stage;
+        if (e.ranks) ne.ranks = e.ranks;
+        if (e.localRank !== undefined) ne.localRank = e.localRank;
+        // An untimed failure that states how long it waited since the launch: place it there — unless timed
+        // lines before it in its file are later (retries with back-off waited longer than the text says).
+        if (t === null && launchMs !== null && launchFrom === 'line') {
+          const w = waitedFromLaunch(e);
+          const at = w === null ? null : launchMs + w * 1000;
+          const before = evs.filter((x) => x.file === e.file && x.line < e.line).map(timeOf);
+          if (at !== null && before.every((b) => b === null || b <= at)) {
+            ne.time = isoOf(at);
+            ne.timeFrom = 'derived';
+          }
+        }
         return ne;
       });
     if (launchMs !== null && launchFrom === 'derived') {
@@ -202,6 +215,16 @@ export function buildJob(extracts: FileExtract[], opts: BuildOptions = {}): JobM
             line: l.line,
             text: l.text,
           };
+        }
+      }
+      // The file's last line may carry no time (a traceback): the latest timed event then ends the node.
+      if (which === 'lastLine') {
+        for (const ne of nodeEvents) {
+          const t = ne.time === null ? -Infinity : Date.parse(ne.time);
+          if (t > bestT) {
+            bestT = t;
+            best = { ...ne, kind: 'info', id: which };
+          }
         }
       }
       return best;

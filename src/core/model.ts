@@ -142,6 +142,9 @@ export interface NodeEvent {
   line: number;
   text: string;
   stage?: FailureStage;
+  /** `[rankN]:` prefixes (global ranks) and the `--tee` local rank, when the line carried them. */
+  ranks?: number[];
+  localRank?: number;
 }
 
 export interface JobNode {

@@ -22,6 +22,8 @@ export interface ParsedLine {
   origin: string | null;
   /** The message after all prefixes (and after a `[c10d]` tag). */
   msg: string;
+  /** glog's third field: a thread id in 2.3–2.4 (large), a process id from 2.5 (small). */
+  glogId: number | null;
   outer: string[];
 }
 
@@ -114,6 +116,7 @@ export const FORMAT_PREFIXES: Recogniser[] = [
       pushClock(out, clockNoYear('glog', g, `${g.M}${g.D} ${g.t}`, 1));
       out.level = LEVELS[g.lvl!] ?? null;
       out.origin = g.path!;
+      out.glogId = num(g.id);
     },
   },
   {
@@ -283,6 +286,7 @@ export function parsePrefixes(line: string): ParsedLine {
     origin: null,
     msg: '',
     outer: [],
+    glogId: null,
   };
   let rest = line;
   // Outer prefixes: peel while any matches (bounded; a line cannot usefully stack more than this).

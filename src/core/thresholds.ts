@@ -66,10 +66,15 @@ export function versionOf(job: JobModel): number | null {
   return torchMinor(range ? range[1]! : v);
 }
 
-/** True when the ≤ 2.3 rank-assignment `synchronize` (300 s, not configurable) is in the startup path. */
+/**
+ * True when the ≤ 2.3 rank-assignment `synchronize` (300 s, not configurable) may be in the startup path:
+ * the version is unknown, or it (or the lower end of an inferred range like "2.3–2.4") is below 2.4.
+ */
 export function hasStoreSync(job: JobModel): boolean {
-  const v = versionOf(job);
-  return v === null || v < 2.04;
+  const v = job.job.torchVersion;
+  if (!v) return true;
+  const low = /^(?:≤|<=)/.test(v) ? 0 : torchMinor(v);
+  return low === null || low < 2.04;
 }
 
 function allEvents(job: JobModel): NodeEvent[] {
