@@ -1,17 +1,12 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { dropFiles, type DropSpec } from './helpers';
 
 const ORIGIN = 'http://127.0.0.1:4178';
 const FIXTURES = join(import.meta.dirname, 'fixtures', 's2');
 const NODE_LOGS = ['node0.log', 'node1.log', 'node2.log', 'node3.log'];
 const SCREENSHOTS = join(import.meta.dirname, '..', 'test-results', 'screenshots');
-
-interface DropSpec {
-  name: string;
-  text?: string;
-  bytes?: number[];
-}
 
 function nodeLogSpecs(): DropSpec[] {
   return NODE_LOGS.map((name) => ({ name, text: readFileSync(join(FIXTURES, name), 'utf8') }));
@@ -20,24 +15,6 @@ function nodeLogSpecs(): DropSpec[] {
 /** Every byte value, repeated: unmistakably not a text log. */
 function binarySpec(name: string): DropSpec {
   return { name, bytes: Array.from({ length: 256 * 16 }, (_, i) => i % 256) };
-}
-
-/** Drops files the way a browser does: one real DataTransfer through dragenter, dragover and drop. */
-async function dropFiles(page: Page, specs: DropSpec[]): Promise<void> {
-  const dataTransfer = await page.evaluateHandle((items: DropSpec[]) => {
-    const transfer = new DataTransfer();
-    for (const item of items) {
-      const body = item.bytes ? new Uint8Array(item.bytes) : (item.text ?? '');
-      const type = item.bytes ? 'application/octet-stream' : 'text/plain';
-      transfer.items.add(new File([body], item.name, { type }));
-    }
-    return transfer;
-  }, specs);
-  const zone = page.getByTestId('drop-zone');
-  await zone.dispatchEvent('dragenter', { dataTransfer });
-  await zone.dispatchEvent('dragover', { dataTransfer });
-  await zone.dispatchEvent('drop', { dataTransfer });
-  await dataTransfer.dispose();
 }
 
 test('the built app loads and shows its drop zone', async ({ page }) => {

@@ -1,16 +1,14 @@
 import { createReadStream, promises as fs } from 'node:fs';
 import path from 'node:path';
-import { createGunzip } from 'node:zlib';
-import { createExtractor } from '../core/index';
 import type { FileExtract } from '../core/model';
+import { createInputReader, isMultiFileArchive } from '../ingest/archive/index';
 
-// Node side of ingest for the CLI: walk paths, stream each file (gunzip on the fly) into an extractor.
+// Node side of ingest for the CLI: walk paths, stream each file into an extractor. Compressed logs and archives
+// (.gz, .zip, .tar, .tar.gz/.tgz) go through the same streaming reader as in the browser (src/ingest/archive/):
+// each member becomes its own extract named `<archive>/<path inside>`, a `.gz` keeps its log's name, and bombs
+// and damaged archives are reported as file problems.
 
 export class InputError extends Error {}
-
-/** A .gz that inflates past this is treated as a bomb, not a log. */
-const MAX_INFLATED_BYTES = 8 * 1024 ** 3;
-const MAX_RATIO = 2000;
 
 export interface InputFile {
   abs: string;
@@ -18,6 +16,8 @@ export interface InputFile {
   name: string;
   size: number;
   mtimeMs: number;
+  /** For an archive's members: the extract, read while the inputs were collected (an archive is read once). */
+  extracted?: FileExtract;
 }
 
 export async function collectInputs(args: string[]): Promise<InputFile[]> {
@@ -33,13 +33,25 @@ export async function collectInputs(args: string[]): Promise<InputFile[]> {
       const base = path.basename(path.resolve(arg));
       for await (const f of walk(arg)) {
         const s = await fs.stat(f);
-        out.push({ abs: f, name: path.join(base, path.relative(arg, f)), size: s.size, mtimeMs: s.mtimeMs });
+        out.push(
+          ...(await expand({ abs: f, name: path.join(base, path.relative(arg, f)), size: s.size, mtimeMs: s.mtimeMs })),
+        );
       }
     } else {
-      out.push({ abs: arg, name: arg, size: st.size, mtimeMs: st.mtimeMs });
+      out.push(...(await expand({ abs: arg, name: arg, size: st.size, mtimeMs: st.mtimeMs })));
     }
   }
   return out;
+}
+
+/**
+ * A tar or zip holds several logs: it is read here, once, streamed, and each member becomes an input of its own
+ * with its extract ready (the worker pool then only hands it back). Other files are read by the pool.
+ */
+async function expand(f: InputFile): Promise<InputFile[]> {
+  if (!isMultiFileArchive(f.name)) return [f];
+  const extracts = await readInput(f);
+  return extracts.map((x) => ({ abs: f.abs, name: x.file, size: x.bytes, mtimeMs: f.mtimeMs, extracted: x }));
 }
 
 async function* walk(dir: string): AsyncGenerator<string> {
@@ -53,39 +65,41 @@ async function* walk(dir: string): AsyncGenerator<string> {
   }
 }
 
-export async function extractFile(f: InputFile): Promise<FileExtract> {
-  const gz = /\.gz$/i.test(f.name) && !/\.tar\.gz$/i.test(f.name);
-  const name = gz ? f.name.replace(/\.gz$/i, '') : f.name;
-  const ex = createExtractor(name, { mtimeMs: f.mtimeMs });
+/** Every extract one file yields, read as a stream (1 MiB at a time). */
+async function readInput(f: InputFile): Promise<FileExtract[]> {
+  const out: FileExtract[] = [];
+  const reader = createInputReader(f.name, { mtimeMs: f.mtimeMs, onExtract: (x) => out.push(x) });
   const raw = createReadStream(f.abs, { highWaterMark: 1 << 20 });
-  let inflated = 0;
   try {
-    if (gz) {
-      const gunzip = createGunzip();
-      raw.pipe(gunzip);
-      for await (const chunk of gunzip as AsyncIterable<Buffer>) {
-        inflated += chunk.length;
-        if (inflated > MAX_INFLATED_BYTES || (inflated > 256 * 1024 ** 2 && inflated > f.size * MAX_RATIO)) {
-          raw.destroy();
-          gunzip.destroy();
-          const fe = ex.finish();
-          return {
-            ...fe,
-            streams: [],
-            problem: {
-              code: 'bomb',
-              message: `${f.name} inflates beyond ${inflated} bytes from ${f.size}; not read further`,
-            },
-          };
-        }
-        ex.push(chunk);
-      }
-    } else {
-      for await (const chunk of raw as AsyncIterable<Buffer>) ex.push(chunk);
+    for await (const chunk of raw as AsyncIterable<Buffer>) {
+      reader.push(chunk);
+      // A bomb or a damaged archive: the rest of the file is not read.
+      if (reader.stopped) break;
     }
   } catch (e) {
-    const fe = ex.finish();
-    return { ...fe, streams: [], problem: { code: 'unreadable', message: `${f.name}: ${(e as Error).message}` } };
+    raw.destroy();
+    return [
+      ...out,
+      {
+        file: f.name,
+        bytes: f.size,
+        lines: 0,
+        longLines: 0,
+        invalidUtf8: false,
+        mtimeMs: f.mtimeMs,
+        streams: [],
+        problem: { code: 'unreadable', message: `${f.name}: ${(e as Error).message}` },
+      },
+    ];
   }
-  return ex.finish();
+  reader.finish();
+  return out;
+}
+
+/** One log (plain or `.gz`), or an archive member already read by collectInputs. */
+export async function extractFile(f: InputFile): Promise<FileExtract> {
+  if (f.extracted) return f.extracted;
+  const extracts = await readInput(f);
+  // A plain file or a .gz yields one extract; a read error after it adds the reason.
+  return extracts.find((x) => x.problem?.code === 'unreadable') ?? extracts[0]!;
 }

@@ -7,6 +7,8 @@ export type { Collected } from './collect';
 export { runPool } from './pool';
 export { loadExample } from './example';
 export { unreadableExtract } from './unreadable';
+export { mergeExtracts, nextPastedName, pastedPath, pruneOverrides, sourcesOf } from './merge';
+export type { Yielded } from './merge';
 export type { PoolListener, PoolRun } from './pool';
 export type { InputFile } from './types';
 

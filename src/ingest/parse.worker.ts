@@ -1,5 +1,6 @@
-// One file per request, streamed: a multi-gigabyte log never exists as one string in memory.
-import { createExtractor } from '../core/index';
+// One input file per request, streamed: a multi-gigabyte log never exists as one string in memory, and an archive
+// is unpacked member by member as its bytes arrive (see archive/), each member into its own extractor.
+import { createInputReader } from './archive/index';
 import type { ParseReply, ParseRequest } from './protocol';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
@@ -12,23 +13,32 @@ function reply(message: ParseReply): void {
 }
 
 async function parse({ taskId, name, file, mtimeMs }: ParseRequest): Promise<void> {
-  const extractor = createExtractor(name, { mtimeMs });
+  const input = createInputReader(name, {
+    mtimeMs,
+    onExtract: (extract) => reply({ type: 'extract', taskId, extract }),
+  });
   const reader = file.stream().getReader();
   let bytesDone = 0;
   let lastReport = 0;
   for (;;) {
     const { value, done } = await reader.read();
     if (done) break;
-    extractor.push(value);
+    input.push(value);
     bytesDone += value.byteLength;
+    if (input.stopped) {
+      // A bomb or a damaged archive: what is left of the file is not read.
+      await reader.cancel();
+      break;
+    }
     const now = performance.now();
     if (now - lastReport >= PROGRESS_INTERVAL_MS) {
       lastReport = now;
       reply({ type: 'progress', taskId, bytesDone });
     }
   }
+  input.finish();
   reply({ type: 'progress', taskId, bytesDone });
-  reply({ type: 'done', taskId, extract: extractor.finish() });
+  reply({ type: 'done', taskId });
 }
 
 scope.onmessage = (event: MessageEvent<ParseRequest>) => {

@@ -13,8 +13,16 @@ import {
   type Overrides,
   runPool,
   unreadableExtract,
+  mergeExtracts,
+  sourcesOf,
+  pruneOverrides,
+  pastedPath,
+  nextPastedName,
   type Collected,
+  type InputFile,
+  type PoolListener,
   type PoolRun,
+  type Yielded,
 } from '../ingest/index';
 
 export type Phase = 'idle' | 'collecting' | 'parsing' | 'done';
@@ -25,6 +33,8 @@ export interface FileRow {
   bytes: number;
   bytesDone: number;
   status: FileStatus;
+  /** The run that read it: one drop, pick or paste, with what was added while it was being read. */
+  run: number;
 }
 
 export interface AppState {
@@ -45,9 +55,18 @@ export interface AppState {
   /** True when the user stopped the run; the job then covers only the files that finished. */
   cancelled: boolean;
   error: string | null;
-  /** Call synchronously from the drop handler (the browser clears the DataTransfer afterwards). */
+  /** The run being read, or the last one read: the progress panel shows its files. */
+  run: number;
+  /**
+   * Call synchronously from the drop handler (the browser clears the DataTransfer afterwards). Drops, picks and
+   * pastes add to the job on screen (a file with the same path replaces the one read before); reset() clears it.
+   */
   dropTransfer(data: DataTransfer): void;
   pickFiles(list: FileList | null): void;
+  /** Analyse pasted text as one more file named `name` (which names the node, like a file name does). */
+  pasteText(name: string, text: string): void;
+  /** The name a paste gets when the user gives none: `pasted-1.log`, then the next free number. */
+  nextPasteName(): string;
   /** Analyse the real example job bundled with the app. */
   openExample(): void;
   cancel(): void;
@@ -55,16 +74,29 @@ export interface AppState {
 }
 
 interface Run {
+  id: number;
   pool: PoolRun | null;
-  extracts: (FileExtract | undefined)[];
-  failures: FileExtract[];
+  /** The run's input files by pool index. */
+  inputs: InputFile[];
+  /** Rows of earlier runs that this run's files replace: put back if the replacement is not read (cancel). */
+  replaced: Map<string, FileRow>;
+  /** Set by reset(): nothing the run reports is kept. */
+  dead: boolean;
 }
 
+/** The run being read. */
 let current: Run | null = null;
+let runIds = 0;
+/** Bumped by reset() and cancel(): folder walks that started before are dropped when they end. */
+let epoch = 0;
+/** Drops still being listed (folders walked, the example fetched). */
+let collecting = 0;
+/** What every read input yielded, by its path: the job is rebuilt from this and the rows. */
+const yielded = new Map<string, Yielded>();
 
 type Data = Pick<
   AppState,
-  'phase' | 'files' | 'job' | 'diagnosis' | 'cancelled' | 'error' | 'extracts' | 'overrides' | 'sources'
+  'phase' | 'files' | 'job' | 'diagnosis' | 'cancelled' | 'error' | 'extracts' | 'overrides' | 'sources' | 'run'
 >;
 
 const idle = (): Data => ({
@@ -77,89 +109,158 @@ const idle = (): Data => ({
   extracts: [],
   overrides: {},
   sources: {},
+  run: 0,
 });
 
 const initialLang = (): Lang =>
   typeof navigator !== 'undefined' && navigator.language?.toLowerCase().startsWith('zh') ? 'zh' : 'en';
 
 export const useAppStore = create<AppState>()((set, get) => {
+  /** Where the app rests when nothing is being read: the job on screen, or the empty page. */
+  const restingPhase = (): Phase => {
+    if (current) return 'parsing';
+    if (collecting > 0) return 'collecting';
+    const { job, files } = get();
+    return job || files.length > 0 ? 'done' : 'idle';
+  };
+
   const patchRow = (run: Run, index: number, patch: Partial<FileRow>) => {
-    if (current !== run) return;
+    const path = run.inputs[index]?.path;
+    if (run.dead || path === undefined) return;
     set((state) => {
-      const row = state.files[index];
-      if (!row) return state;
+      const at = state.files.findIndex((row) => row.run === run.id && row.path === path);
+      if (at < 0) return state;
       const files = state.files.slice();
-      files[index] = { ...row, ...patch };
+      files[at] = { ...files[at]!, ...patch };
       return { files };
     });
   };
 
-  const finish = (run: Run) => {
-    if (current !== run) return;
-    current = null;
-    const extracts = [...run.extracts.filter((e): e is FileExtract => e !== undefined), ...run.failures];
-    if (extracts.length === 0) {
-      set({ phase: 'done', job: null, diagnosis: null });
-      return;
+  /** Rebuilds the job from every file read so far, in every run, with the user's corrections. */
+  const analyse = (files: FileRow[]) => {
+    const done = files.filter((row) => row.status === 'done').map((row) => row.path);
+    if (!current) {
+      const keep = new Set(done);
+      for (const path of [...yielded.keys()]) if (!keep.has(path)) yielded.delete(path);
     }
+    const extracts = mergeExtracts(done, yielded);
+    const sources = sourcesOf(done, yielded);
+    const overrides = pruneOverrides(get().overrides, extracts);
+    const phase: Phase = current ? 'parsing' : collecting > 0 ? 'collecting' : 'done';
+    const base = { phase, files, extracts, sources, overrides };
+    if (extracts.length === 0) return set({ ...base, job: null, diagnosis: null });
     try {
-      const job = assembleJob(extracts, get().overrides);
-      set({ phase: 'done', extracts, job, diagnosis: diagnoseJob(job, get().lang) });
+      const job = assembleJob(extracts, overrides);
+      set({ ...base, job, diagnosis: diagnoseJob(job, get().lang) });
     } catch (error) {
       set({
-        phase: 'done',
+        ...base,
         job: null,
+        diagnosis: null,
         error: `The analysis failed: ${error instanceof Error ? error.message : error}`,
       });
     }
   };
 
-  const start = (collected: Collected) => {
-    current?.pool?.cancel();
-    const { files } = collected;
-    if (files.length === 0 && collected.failures.length === 0) {
-      current = null;
-      set({ ...idle(), error: 'Nothing to analyse: no files were found in what was dropped.' });
+  const finish = (run: Run) => {
+    if (run.dead) return;
+    if (current === run) current = null;
+    let files = get().files;
+    // Files of this run left unread (cancelled) give back the rows they were to replace.
+    if (run.replaced.size > 0)
+      files = files.map((row) =>
+        row.run === run.id && row.status !== 'done' ? (run.replaced.get(row.path) ?? row) : row,
+      );
+    analyse(files);
+  };
+
+  /** The rows with `run`'s new files added; a file whose path is already listed replaces that row. */
+  const withRows = (files: FileRow[], run: Run, inputs: InputFile[], failed: string[]): FileRow[] => {
+    const paths = new Set([...inputs.map((f) => f.path), ...failed]);
+    const kept: FileRow[] = [];
+    for (const row of files) {
+      // Files a cancelled run left unread are not part of the job.
+      if (row.run !== run.id && row.status !== 'done') continue;
+      if (paths.has(row.path)) {
+        if (row.run !== run.id) run.replaced.set(row.path, row);
+        continue;
+      }
+      kept.push(row);
+    }
+    const status = (done: boolean): FileStatus => (done ? 'done' : 'queued');
+    return [
+      ...kept,
+      ...inputs.map((f) => ({ path: f.path, bytes: f.file.size, bytesDone: 0, status: status(false), run: run.id })),
+      ...failed.map((path) => ({ path, bytes: 0, bytesDone: 0, status: status(true), run: run.id })),
+    ];
+  };
+
+  const listenerFor = (run: Run): PoolListener => ({
+    started: (i) => patchRow(run, i, { status: 'reading' }),
+    progress: (i, bytesDone) => patchRow(run, i, { bytesDone }),
+    finished: (i, extracts) => {
+      const input = run.inputs[i];
+      if (run.dead || !input) return;
+      yielded.set(input.path, { file: input.file, extracts });
+      patchRow(run, i, { status: 'done', bytesDone: input.file.size });
+    },
+  });
+
+  /** Reads files into the job on screen: into the run being read if there is one, else in a new run. */
+  const ingest = (collected: Collected) => {
+    // One row per path: of several files with the same path, the last one wins.
+    const byPath = new Map(collected.files.map((f) => [f.path, f]));
+    const failures = collected.failures.filter((f) => !byPath.has(f.path));
+    const live = current && current.pool?.running ? current : null;
+    const reading = new Set(live?.inputs.map((f) => f.path));
+    const inputs = [...byPath.values()].filter((f) => !reading.has(f.path));
+    if (inputs.length === 0 && failures.length === 0) {
+      if (!live) set({ phase: restingPhase(), error: 'Nothing to analyse: no files were found in what was dropped.' });
       return;
     }
-    const run: Run = {
-      pool: null,
-      extracts: new Array(files.length),
-      failures: collected.failures.map((f) => unreadableExtract(f.path, 0, null, f.reason)),
-    };
+    const run: Run = live ?? { id: ++runIds, pool: null, inputs: [], replaced: new Map(), dead: false };
     current = run;
-    set({
+    for (const f of failures)
+      yielded.set(f.path, { file: null, extracts: [unreadableExtract(f.path, 0, null, f.reason)] });
+    set((state) => ({
       phase: 'parsing',
-      job: null,
-      cancelled: false,
       error: null,
-      files: files.map((f) => ({ path: f.path, bytes: f.file.size, bytesDone: 0, status: 'queued' })),
-      sources: Object.fromEntries(files.map((f) => [f.path, f.file])),
-    });
-    run.pool = runPool(files, {
-      started: (i) => patchRow(run, i, { status: 'reading' }),
-      progress: (i, bytesDone) => patchRow(run, i, { bytesDone }),
-      finished: (i, extract) => {
-        run.extracts[i] = extract;
-        patchRow(run, i, { status: 'done', bytesDone: files[i]?.file.size ?? 0 });
-      },
-    });
-    void run.pool.settled.then(() => finish(run));
+      run: run.id,
+      ...(live ? {} : { cancelled: false }),
+      files: withRows(
+        state.files,
+        run,
+        inputs,
+        failures.map((f) => f.path),
+      ),
+    }));
+    run.inputs.push(...inputs);
+    if (live) {
+      live.pool!.add(inputs);
+      return;
+    }
+    const pool = runPool(inputs, listenerFor(run));
+    run.pool = pool;
+    void pool.settled.then(() => finish(run));
   };
 
   const collect = (pending: Promise<Collected>) => {
-    current?.pool?.cancel();
-    const marker: Run = { pool: null, extracts: [], failures: [] };
-    current = marker;
-    set({ ...idle(), phase: 'collecting' });
+    const at = epoch;
+    collecting += 1;
+    if (!current) set({ phase: 'collecting', error: null });
     pending.then(
       (collected) => {
-        if (current === marker) start(collected);
+        if (at !== epoch) return;
+        collecting -= 1;
+        ingest(collected);
       },
       (error: unknown) => {
-        if (current !== marker) return;
-        current = null;
-        set({ ...idle(), error: `Could not read what was dropped: ${error instanceof Error ? error.message : error}` });
+        if (at !== epoch) return;
+        collecting -= 1;
+        set({
+          phase: restingPhase(),
+          error: `Could not read what was dropped: ${error instanceof Error ? error.message : error}`,
+        });
       },
     );
   };
@@ -178,17 +279,36 @@ export const useAppStore = create<AppState>()((set, get) => {
       set({ lang, diagnosis: job ? diagnoseJob(job, lang) : null });
     },
     dropTransfer: (data) => collect(filesFromDataTransfer(data)),
-    pickFiles: (list) => start({ files: filesFromList(list), failures: [] }),
+    pickFiles: (list) => ingest({ files: filesFromList(list), failures: [] }),
+    pasteText: (name, text) => {
+      const path = pastedPath(name, get().nextPasteName());
+      const file = new File([text], path.split('/').pop() ?? path, { type: 'text/plain' });
+      // No modification time: a paste's "now" says nothing about the year its lines were printed in.
+      ingest({ files: [{ path, file, mtimeMs: null }], failures: [] });
+    },
+    nextPasteName: () => {
+      const taken = new Set(get().files.map((row) => row.path));
+      return nextPastedName((path) => taken.has(path));
+    },
     openExample: () => collect(loadExample()),
     cancel: () => {
       const run = current;
       if (!run || get().phase !== 'parsing') return;
+      // Folders still being listed are not read either.
+      epoch += 1;
+      collecting = 0;
       set({ cancelled: true });
       run.pool?.cancel();
     },
     reset: () => {
-      current?.pool?.cancel();
+      epoch += 1;
+      collecting = 0;
+      if (current) {
+        current.dead = true;
+        current.pool?.cancel();
+      }
       current = null;
+      yielded.clear();
       set(idle());
     },
   };

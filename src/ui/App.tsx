@@ -2,6 +2,7 @@ import { useAppStore } from '../state/index';
 import { Announcer } from './Announcer';
 import { DropOverlay, DropZone } from './DropZone';
 import { EmptyState } from './EmptyState';
+import { PasteButton } from './PasteDialog';
 import { ProgressPanel } from './ProgressPanel';
 import { Results } from './Results';
 import { useFilePickers } from './useFilePickers';
@@ -62,6 +63,12 @@ export function App() {
           <button type="button" className="button" onClick={pickers.openFolder} disabled={busy}>
             Choose folder
           </button>
+          <PasteButton disabled={busy} />
+          {phase !== 'idle' && (
+            <button type="button" className="button" onClick={reset} data-testid="start-over">
+              Start over
+            </button>
+          )}
         </div>
         {pickers.inputs}
       </header>

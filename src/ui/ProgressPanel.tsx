@@ -1,10 +1,15 @@
+import { useMemo } from 'react';
 import { summariseProgress, useAppStore } from '../state/index';
 import { formatBytes, percent } from './format';
 
 export function ProgressPanel() {
-  const files = useAppStore((s) => s.files);
+  const allFiles = useAppStore((s) => s.files);
+  const run = useAppStore((s) => s.run);
   const phase = useAppStore((s) => s.phase);
   const cancel = useAppStore((s) => s.cancel);
+  // Files read in earlier runs are already in the job: the bar is for this run's files (bytes of an archive as
+  // stored, not inflated).
+  const files = useMemo(() => allFiles.filter((row) => row.run === run), [allFiles, run]);
   const { totalBytes, doneBytes, filesDone, filesTotal, reading } = summariseProgress(files);
   const value = percent(doneBytes, totalBytes);
   const collecting = phase === 'collecting';

@@ -1,0 +1,169 @@
+// "Paste log text": text copied from a terminal or a CI page, analysed as one more file of the job on screen.
+import {
+  useId,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type FormEvent,
+  type KeyboardEvent,
+  type SyntheticEvent,
+} from 'react';
+import { useAppStore } from '../state/index';
+import './ingest.css';
+
+const FOCUSABLE = 'button:not([disabled]), input:not([disabled]), textarea:not([disabled]), [tabindex="0"]';
+
+/** The topbar button and, while it is open, its dialog. */
+export function PasteButton({ disabled }: { disabled: boolean }) {
+  const [open, setOpen] = useState(false);
+  const pasteText = useAppStore((s) => s.pasteText);
+  const nextPasteName = useAppStore((s) => s.nextPasteName);
+  return (
+    <>
+      <button
+        type="button"
+        className="button"
+        onClick={() => setOpen(true)}
+        disabled={disabled}
+        aria-haspopup="dialog"
+        data-testid="paste-open"
+      >
+        Paste log text
+      </button>
+      {open && (
+        <PasteDialog
+          defaultName={nextPasteName()}
+          onAnalyse={(name, text) => {
+            setOpen(false);
+            pasteText(name, text);
+          }}
+          onClose={() => setOpen(false)}
+        />
+      )}
+    </>
+  );
+}
+
+interface DialogProps {
+  defaultName: string;
+  onAnalyse(name: string, text: string): void;
+  onClose(): void;
+}
+
+export function PasteDialog({ defaultName, onAnalyse, onClose }: DialogProps) {
+  const dialogRef = useRef<HTMLDialogElement>(null);
+  const textRef = useRef<HTMLTextAreaElement>(null);
+  const [name, setName] = useState(defaultName);
+  // The text stays in the textarea (a paste can be megabytes); only whether there is any is state.
+  const [hasText, setHasText] = useState(false);
+  const titleId = useId();
+  const hintId = useId();
+  const nameId = useId();
+  const nameHintId = useId();
+  const textId = useId();
+
+  // Modal from the start, the textarea focused; focus goes back to what opened it when the dialog closes.
+  useLayoutEffect(() => {
+    const dialog = dialogRef.current!;
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    if (!dialog.open) dialog.showModal();
+    textRef.current?.focus();
+    return () => {
+      if (dialog.open) dialog.close();
+      if (opener?.isConnected) opener.focus();
+    };
+  }, []);
+
+  const onKeyDown = (e: KeyboardEvent<HTMLDialogElement>) => {
+    if (e.key === 'Escape') {
+      e.preventDefault();
+      e.stopPropagation();
+      onClose();
+      return;
+    }
+    if (e.key !== 'Tab') return;
+    // Focus stays in the dialog: Tab from the last control goes to the first, Shift+Tab the other way.
+    const items = Array.from(dialogRef.current!.querySelectorAll<HTMLElement>(FOCUSABLE)).filter(
+      (el) => el.getClientRects().length > 0,
+    );
+    if (items.length === 0) return;
+    const first = items[0]!;
+    const last = items[items.length - 1]!;
+    const at = document.activeElement;
+    if (e.shiftKey && (at === first || !dialogRef.current!.contains(at))) {
+      e.preventDefault();
+      last.focus();
+    } else if (!e.shiftKey && (at === last || !dialogRef.current!.contains(at))) {
+      e.preventDefault();
+      first.focus();
+    }
+  };
+
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const text = textRef.current?.value ?? '';
+    if (!/\S/.test(text)) return;
+    onAnalyse(name, text);
+  };
+
+  return (
+    <dialog
+      ref={dialogRef}
+      className="paste-dialog"
+      aria-labelledby={titleId}
+      aria-describedby={hintId}
+      data-testid="paste-dialog"
+      onKeyDown={onKeyDown}
+      onCancel={(e: SyntheticEvent<HTMLDialogElement>) => {
+        e.preventDefault();
+        onClose();
+      }}
+    >
+      <form className="paste-dialog__form" onSubmit={submit}>
+        <h2 id={titleId} className="paste-dialog__title">
+          Paste log text
+        </h2>
+        <p id={hintId} className="paste-dialog__hint">
+          The text is read in this tab like a dropped file and added to the job on screen.
+        </p>
+        <label className="paste-dialog__label" htmlFor={nameId}>
+          File name
+        </label>
+        <input
+          id={nameId}
+          className="paste-dialog__name mono"
+          value={name}
+          onChange={(e) => setName(e.currentTarget.value)}
+          aria-describedby={nameHintId}
+          spellCheck={false}
+          autoComplete="off"
+        />
+        <p id={nameHintId} className="paste-dialog__hint paste-dialog__hint--small">
+          Name it after the node it came from, e.g. <code>node3.log</code>: the name tells the nodes apart, as a file
+          name does. The same name as a file already read replaces it.
+        </p>
+        <label className="paste-dialog__label" htmlFor={textId}>
+          Log text
+        </label>
+        <textarea
+          id={textId}
+          ref={textRef}
+          className="paste-dialog__text mono"
+          rows={14}
+          wrap="off"
+          spellCheck={false}
+          autoComplete="off"
+          onInput={(e) => setHasText(/\S/.test(e.currentTarget.value))}
+        />
+        <div className="paste-dialog__actions">
+          <button type="button" className="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="button paste-dialog__go" disabled={!hasText}>
+            Analyse
+          </button>
+        </div>
+      </form>
+    </dialog>
+  );
+}
