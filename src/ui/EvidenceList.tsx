@@ -1,4 +1,6 @@
 import type { EvidenceLine } from '../core/model';
+import { useAppStore, useViewStore } from '../state/index';
+import './evidence.css';
 
 interface Props {
   evidence: EvidenceLine[];
@@ -14,15 +16,28 @@ export function EvidenceList({ evidence }: Props) {
   );
 }
 
+const OPEN_HINT = { en: 'Show in the log', zh: '在日志中查看' } as const;
+
+/** Evidence lines as buttons: each opens the evidence viewer at its line. */
 export function EvidenceLines({ evidence, testId }: { evidence: EvidenceLine[]; testId?: string }) {
+  const openEvidence = useViewStore((s) => s.openEvidence);
+  const lang = useAppStore((s) => s.lang);
   return (
     <ol className="evidence" data-testid={testId}>
       {evidence.map((e, i) => (
         <li key={`${e.file}:${e.line}:${i}`}>
-          <span className="evidence__where mono" title={e.file}>
-            {e.file}:{e.line}
-          </span>
-          <code className="evidence__text">{e.text}</code>
+          <button
+            type="button"
+            className="evidence__open"
+            data-file={e.file}
+            data-line={e.line}
+            onClick={() => openEvidence({ file: e.file, line: e.line })}
+          >
+            <span className="evidence__where mono" title={e.file}>
+              {e.file}:{e.line} <span className="evidence__hint">{OPEN_HINT[lang]}</span>
+            </span>
+            <code className="evidence__text">{e.text}</code>
+          </button>
         </li>
       ))}
     </ol>

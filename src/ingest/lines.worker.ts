@@ -1,0 +1,122 @@
+// Reads line windows out of the user's files for the evidence viewer, one request at a time per file, without
+// reading any file into one string. Line checkpoints are kept per file (see lineWindow.ts), so a second jump
+// into a large file starts near its target instead of at byte 0.
+import { ALL_ANCHORS, recogniseLine } from '../core/index';
+import { CancelledError, findLine, LineIndex, readWindow, type ChunkSource } from './lineWindow';
+import type { LinesReply, LinesRequest } from './lines';
+
+const scope = self as unknown as DedicatedWorkerGlobalScope;
+
+/** Indexes of the files read lately, by the key the main thread gave each file. */
+const MAX_FILES = 32;
+const indexes = new Map<string, LineIndex>();
+const gzipped = new Map<string, boolean>();
+const cancelled = new Set<number>();
+/** Requests queued or running: a cancel for anything else (already answered) is ignored. */
+const pending = new Set<number>();
+
+function indexFor(key: string): LineIndex {
+  let index = indexes.get(key);
+  if (index) indexes.delete(key);
+  else index = new LineIndex();
+  indexes.set(key, index); // most recent last
+  while (indexes.size > MAX_FILES) {
+    const oldest = indexes.keys().next().value as string;
+    indexes.delete(oldest);
+    gzipped.delete(oldest);
+  }
+  return index;
+}
+
+const ANCHORS = new RegExp(ALL_ANCHORS.map((a) => a.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'));
+
+/** The catalogue entry of a line, or null; the anchor test first, as the extractor does, keeps it cheap. */
+function recognise(text: string): string | null {
+  return ANCHORS.test(text) ? recogniseLine(text).id : null;
+}
+
+async function* chunks(stream: ReadableStream<Uint8Array>, skip: number): AsyncGenerator<Uint8Array> {
+  const reader = stream.getReader();
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      if (skip >= value.byteLength) {
+        skip -= value.byteLength;
+        continue;
+      }
+      yield skip > 0 ? value.subarray(skip) : value;
+      skip = 0;
+    }
+  } finally {
+    // The consumer may stop early: let the file reader go.
+    reader.cancel().catch(() => {});
+  }
+}
+
+async function isGzip(key: string, file: Blob): Promise<boolean> {
+  let known = gzipped.get(key);
+  if (known === undefined) {
+    const head = new Uint8Array(await file.slice(0, 2).arrayBuffer());
+    known = head.length === 2 && head[0] === 0x1f && head[1] === 0x8b;
+    gzipped.set(key, known);
+  }
+  return known;
+}
+
+/** Bytes of a plain file are read from the offset on; a .gz file is inflated from its start and skipped ahead. */
+async function sourceFor(key: string, file: Blob): Promise<ChunkSource> {
+  if (await isGzip(key, file)) {
+    return (fromByte) => chunks(file.stream().pipeThrough(new DecompressionStream('gzip')), fromByte);
+  }
+  return (fromByte) => chunks(file.slice(fromByte).stream(), 0);
+}
+
+function reply(message: LinesReply): void {
+  scope.postMessage(message);
+}
+
+async function handle(request: Exclude<LinesRequest, { type: 'cancel' }>): Promise<void> {
+  const index = indexFor(request.key);
+  const source = await sourceFor(request.key, request.file);
+  const stop = () => cancelled.has(request.id);
+  if (request.type === 'window') {
+    const w = await readWindow(index, source, request.from, request.count, { recognise, cancelled: stop });
+    reply({ type: 'window', id: request.id, window: w });
+  } else {
+    const line = await findLine(index, source, request.from, request.dir, (t) => recognise(t) !== null, {
+      limit: request.limit,
+      cancelled: stop,
+    });
+    reply({ type: 'found', id: request.id, line, total: index.total });
+  }
+}
+
+// Requests run one after another: they share the per-file indexes, and a later jump profits from an earlier read.
+let queue: Promise<void> = Promise.resolve();
+
+scope.onmessage = (event: MessageEvent<LinesRequest>) => {
+  const request = event.data;
+  if (request.type === 'cancel') {
+    if (pending.has(request.id)) cancelled.add(request.id);
+    return;
+  }
+  pending.add(request.id);
+  queue = queue.then(async () => {
+    try {
+      if (!cancelled.has(request.id)) await handle(request);
+    } catch (error) {
+      if (error instanceof CancelledError) return;
+      const message =
+        error instanceof DOMException && error.name === 'NotReadableError'
+          ? 'the file can no longer be read (it was moved, changed or deleted since it was dropped)'
+          : error instanceof Error
+            ? error.message
+            : String(error);
+      reply({ type: 'error', id: request.id, message });
+    } finally {
+      cancelled.delete(request.id);
+      pending.delete(request.id);
+    }
+  });
+};
