@@ -3,11 +3,15 @@ import type { FileRow } from '../state/index';
 import type { Diagnosis } from '../ingest/index';
 import type { Lang } from '../state/index';
 import { EvidenceList } from './EvidenceList';
+import { EvidenceViewer } from './EvidenceViewer';
 import { FindingsPanel } from './FindingsPanel';
 import { FileProblems } from './FileProblems';
 import { formatBytes } from './format';
 import { NodeTable } from './NodeTable';
+import { SkewChart } from './SkewChart';
+import { Timeline } from './timeline/Timeline';
 import { VerdictHeader } from './VerdictHeader';
+import { WhatIfSlider } from './WhatIfSlider';
 
 interface Props {
   job: JobModel | null;
@@ -32,8 +36,12 @@ export function Results({ job, diagnosis, lang, files, cancelled }: Props) {
         <>
           <VerdictHeader job={job} />
           {diagnosis && <FindingsPanel diagnosis={diagnosis} lang={lang} />}
+          <Timeline job={job} diagnosis={diagnosis} />
+          <SkewChart job={job} diagnosis={diagnosis} />
+          <WhatIfSlider job={job} diagnosis={diagnosis} />
           <NodeTable job={job} />
           <EvidenceList evidence={job.failure?.evidence ?? []} />
+          <EvidenceViewer />
         </>
       ) : (
         <p className="card muted">No file was analysed, so there is no verdict.</p>
