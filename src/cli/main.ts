@@ -3,17 +3,20 @@ import { LANGS, words, type Lang } from '../core/i18n';
 import { collectInputs, InputError } from './files';
 import { extractAll, isPoolWorker, runPoolWorker } from './pool';
 import { renderReport } from './report';
+import { diagnosisJson, encodeShare, shareMarkdown, DEFAULT_SHARE_BASE } from '../share/index';
 
-// `skewscope analyze <files|folders…> [--json] [--lang en|zh] [--correct-clocks]`.
+// `skewscope analyze <files|folders…> [--json | --markdown] [--share-url [--share-base URL]] [--lang en|zh] [--correct-clocks]`.
 // Exit codes: 0 healthy, 1 a failure or risk found, 2 bad usage or unreadable input.
 
-const USAGE = `usage: skewscope analyze <files|folders…> [--json] [--lang en|zh] [--correct-clocks]
+const USAGE = `usage: skewscope analyze <files|folders…> [--json | --markdown] [--share-url [--share-base URL]]
+                         [--lang en|zh] [--correct-clocks]
        skewscope anchors        print the catalogue's anchor strings, one per line
 
 Reads per-node torchrun logs (plain or .gz; folders are walked), and tells which node was late,
 which startup stage failed and which timeout fired.
 --correct-clocks subtracts the clock offsets estimated from the rendezvous (time zones are always corrected).
---correct-clocks subtracts the clock offsets estimated from the rendezvous (time zones are always corrected).
+--markdown prints a report to paste into an issue; --share-url prints a link that opens this diagnosis in
+the dashboard (no log in it; addresses and paths redacted), at --share-base (default ${DEFAULT_SHARE_BASE}).
 Exit codes: 0 healthy, 1 failed / incomplete / no torchrun logs, 2 bad usage or unreadable input.
 `;
 
@@ -32,13 +35,25 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   let json = false;
+  let markdown = false;
+  let shareUrl = false;
+  let shareBase: string | null = null;
   let correctClocks = false;
   let lang: Lang = 'en';
   const paths: string[] = [];
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i]!;
     if (a === '--json') json = true;
-    else if (a === '--correct-clocks') correctClocks = true;
+    else if (a === '--markdown') markdown = true;
+    else if (a === '--share-url') shareUrl = true;
+    else if (a === '--share-base' || a.startsWith('--share-base=')) {
+      const v = a.includes('=') ? a.slice(13) : rest[++i];
+      if (!v || !/^https?:\/\/\S+$/.test(v)) {
+        process.stderr.write(`skewscope: --share-base takes an http(s) URL\n`);
+        return 2;
+      }
+      shareBase = v;
+    } else if (a === '--correct-clocks') correctClocks = true;
     else if (a === '--lang' || a.startsWith('--lang=')) {
       const v = a.includes('=') ? a.slice(7) : rest[++i];
       if (!v || !LANGS.includes(v as Lang)) {
@@ -50,6 +65,10 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`skewscope: unknown option '${a}'\n${USAGE}`);
       return 2;
     } else paths.push(a);
+  }
+  if ((json && (markdown || shareUrl)) || (shareBase !== null && !shareUrl)) {
+    process.stderr.write(`skewscope: --json goes alone; --share-base goes with --share-url\n${USAGE}`);
+    return 2;
   }
   if (paths.length === 0) {
     process.stderr.write(`skewscope: name at least one log file or folder\n${USAGE}`);
@@ -76,7 +95,19 @@ export async function main(argv: string[]): Promise<number> {
   if (unreadable.length === extracts.length) return 2;
   const job = buildJob(extracts, { correctClocks });
   const dx = diagnose(job, lang);
-  process.stdout.write(json ? JSON.stringify({ ...job, ...dx }, null, 2) + '\n' : renderReport(job, dx, lang));
+  let link: string | null = null;
+  if (shareUrl) {
+    const shared = encodeShare(job, dx, { lang, base: shareBase ?? DEFAULT_SHARE_BASE });
+    if (!shared.ok) {
+      process.stderr.write(`skewscope: ${shared.error.message}\n`);
+      return 2;
+    }
+    for (const d of shared.dropped) process.stderr.write(`skewscope: ${d.message}\n`);
+    link = shared.url;
+  }
+  if (json) process.stdout.write(diagnosisJson(job, dx));
+  else if (markdown) process.stdout.write(shareMarkdown(job, dx, { lang }, lang, link));
+  else process.stdout.write(link !== null ? link + '\n' : renderReport(job, dx, lang));
   return job.verdict === 'healthy' ? 0 : 1;
 }
 

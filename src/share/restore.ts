@@ -1,0 +1,134 @@
+import { recommendedTimeout, whatIf } from '../core/advice';
+import { adviceText, findingText } from '../core/diagnosisText';
+import type { Diagnosis, Finding } from '../core/findings';
+import type { Lang } from '../core/i18n';
+import { SCHEMA_VERSION, type EvidenceLine, type JobModel, type JobNode, type NodeEvent } from '../core/model';
+import { THRESHOLD_DEFS, type ClockStart, type LimitId, type LimitInForce } from '../core/thresholds';
+import { rebuildAdvice } from './advice';
+import type { ShareNode, ShareSnapshot } from './snapshot';
+
+// A shared snapshot → the job model and the diagnosis the views already know how to show, with no logs.
+// Titles, details and advice are rendered here, by core, in the reader's language; commands come from core's
+// builders; the what-if and the recommended limit are recomputed from the lags.
+//
+// What the link does not carry comes back empty: files, identity hints, log line texts of events (`file` '',
+// `line` 0, `text` ''). `snapshot.omitted` says what the sender's link left out.
+
+export interface Restored {
+  job: JobModel;
+  diagnosis: Diagnosis;
+}
+
+/** How each limit is raised and when its clock starts (mirrors core's limitsInForce). */
+const LIMIT_META: Record<LimitId, { knob: string | null; clockStarts: ClockStart }> = {
+  'store-sync': { knob: null, clockStarts: 'launch' },
+  'rdzv-timeout': { knob: '--rdzv_conf timeout=N', clockStarts: 'launch' },
+  'join-timeout': { knob: '--rdzv_conf join_timeout=N', clockStarts: 'launch' },
+  'read-timeout': { knob: '--rdzv_conf read_timeout=N', clockStarts: 'launch' },
+  'last-call-timeout': { knob: '--rdzv_conf last_call_timeout=N', clockStarts: 'launch' },
+  'pg-init': { knob: 'init_process_group(timeout=timedelta(seconds=N))', clockStarts: 'workers-started' },
+  'exit-barrier': { knob: null, clockStarts: 'workers-finished' },
+  'hccl-connect': { knob: 'export HCCL_CONNECT_TIMEOUT=N', clockStarts: 'workers-started' },
+  'hccl-exec': { knob: 'export HCCL_EXEC_TIMEOUT=N', clockStarts: 'workers-started' },
+  recommended: { knob: '--rdzv_conf timeout=N', clockStarts: 'launch' },
+};
+
+const NO_EVIDENCE: EvidenceLine = { file: '', line: 0, text: '' };
+
+export function restore(s: ShareSnapshot, lang: Lang = s.view.lang): Restored {
+  const t0 = s.t0 === null ? null : Date.parse(s.t0);
+  const iso = (seconds: number | null): string | null =>
+    seconds === null || t0 === null ? null : new Date(t0 + Math.round(seconds * 1000)).toISOString();
+  const edge = (which: 'firstLine' | 'lastLine', seconds: number | null): NodeEvent | null => {
+    const time = iso(seconds);
+    return time === null ? null : { kind: 'info', id: which, time, timeFrom: 'line', file: '', line: 0, text: '' };
+  };
+  const node = (n: ShareNode): JobNode => ({
+    id: n.id,
+    hostname: n.hostname,
+    groupRank: n.groupRank,
+    globalRanks: [...n.globalRanks],
+    files: [],
+    identity: [],
+    launchTime: iso(n.lagSeconds),
+    firstLine: edge('firstLine', n.firstLine),
+    lastLine: edge('lastLine', n.lastLine),
+    lagSeconds: n.lagSeconds,
+    isStoreHost: n.isStoreHost,
+    runId: n.runId,
+    events: n.events.map((e) => {
+      const time = iso(e.t);
+      const ev: NodeEvent = {
+        kind: e.kind,
+        id: e.id,
+        time,
+        timeFrom: time === null ? null : e.id === 'derived-launch' ? 'derived' : 'line',
+        file: '',
+        line: 0,
+        text: '',
+      };
+      if (e.stage) ev.stage = e.stage;
+      return ev;
+    }),
+    failureStage: n.failureStage,
+  });
+  const job: JobModel = {
+    schemaVersion: SCHEMA_VERSION,
+    verdict: s.verdict,
+    failure: s.failure && {
+      ...s.failure,
+      reportedBy: [...s.failure.reportedBy],
+      lateNodes: [...s.failure.lateNodes],
+      reasoning: [...s.failure.reasoning],
+      evidence: [...s.failure.evidence],
+    },
+    skewSeconds: s.skewSeconds,
+    nodes: s.nodes.map(node),
+    job: {
+      ...s.job,
+      rdzvConfigs: s.job.rdzvConfigs && { ...s.job.rdzvConfigs },
+      rdzvConfigsDefaulted: [...s.job.rdzvConfigsDefaulted],
+    },
+    missingNodes: [...s.missingNodes],
+    clockOffsets: s.clockOffsets.map((o) => ({ ...o, evidence: o.evidence ?? NO_EVIDENCE })),
+    notes: [...s.notes],
+    files: [],
+  };
+
+  const dynamic = s.job.backend === 'c10d' || s.job.backend === 'etcd-v2';
+  const thresholds: LimitInForce[] = s.thresholds.map((t) => {
+    const meta = LIMIT_META[t.id];
+    return {
+      id: t.id,
+      seconds: t.seconds,
+      from: t.from,
+      evidence: t.evidence,
+      knob: t.id === 'recommended' && dynamic ? '--rdzv_conf join_timeout=N' : meta.knob,
+      applies: t.applies,
+      clockStarts: meta.clockStarts,
+      def: t.def,
+      sourcePath: THRESHOLD_DEFS.find((d) => d.id === t.def)?.source_path ?? '',
+    };
+  });
+  const findings = s.findings.map((f): Finding => {
+    const { title, detail } = findingText(lang, f.code, f.numbers);
+    return {
+      code: f.code,
+      severity: f.severity,
+      title,
+      detail,
+      numbers: { ...f.numbers },
+      nodes: [...f.nodes],
+      evidence: [...f.evidence],
+      // Checked when the link was read: core rebuilds every advice the link names.
+      advice: f.advice.flatMap((a) => {
+        const spec = rebuildAdvice(a.id, a.values);
+        return spec
+          ? [{ id: a.id, command: spec.command, values: spec.values, ...adviceText(lang, a.id, a.values) }]
+          : [];
+      }),
+    };
+  });
+  const rec = recommendedTimeout(s.skewSeconds);
+  return { job, diagnosis: { findings, thresholds, recommendedTimeout: rec, whatIf: whatIf(job, thresholds, rec) } };
+}
