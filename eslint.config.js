@@ -17,8 +17,8 @@ export default tseslint.config(
     },
   },
   {
-    // The core runs in workers and in Node: it must not reach for the DOM, React or the app's other layers.
-    files: ['src/core/**/*.ts'],
+    // Pure modules (core, archive readers, share links) run in workers and in Node: no DOM, React or other layers.
+    files: ['src/core/**/*.ts', 'src/ingest/archive/**/*.ts', 'src/share/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
