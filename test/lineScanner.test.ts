@@ -100,3 +100,17 @@ describe('LineScanner', () => {
     expect(r.stats).toMatchObject({ bytes: 0, lines: 0, first: null, last: null });
   });
 });
+
+describe('LineScanner sniffing', () => {
+  it('sees binary and archives even when the bytes arrive one at a time', () => {
+    const bin = new Uint8Array(4096).map((_, i) => i % 256);
+    expect(scan(pieces(bin, 1), ['x']).stats.binary).toBe(true);
+    const tar = new Uint8Array(1024);
+    tar.set(enc.encode('node0.log'), 0);
+    tar.set(enc.encode('ustar'), 257);
+    expect(scan(pieces(tar, 1), ['x']).stats.packed).toBe('tar');
+    // A short text file (under the sniff size) is still read.
+    const r = scan(pieces(enc.encode('one Rendezvous\n'), 1), ['Rendezvous']);
+    expect(r.lines.map((l) => l.text)).toEqual(['one Rendezvous']);
+  });
+});

@@ -65,6 +65,8 @@ export class LineScanner {
   private skipping = false;
   private lineNo = 0; // lines completed so far
   private sniffed = false;
+  private head: Uint8Array[] = [];
+  private headBytes = 0;
   readonly stats: ScanStats = {
     bytes: 0,
     lines: 0,
@@ -95,18 +97,40 @@ export class LineScanner {
   /** Returns false once the input is known to be unusable (binary, packed); later pushes are ignored. */
   push(chunk: Uint8Array): boolean {
     if (!this.sniffed) {
-      this.sniffed = true;
-      this.stats.packed = sniffPacked(chunk);
-      this.stats.binary = this.stats.packed !== null || looksBinary(chunk);
+      // Decide "binary" and "packed" on the first SNIFF_BYTES, however small the chunks come.
+      this.head.push(chunk.slice());
+      this.headBytes += chunk.length;
+      if (this.headBytes < SNIFF_BYTES) return true;
+      return this.endSniff();
     }
     if (this.stats.binary) return false;
-    this.stats.bytes += chunk.length;
-    const text = this.decoder.decode(chunk, { stream: true });
-    this.feed(text);
+    this.consume(chunk);
     return true;
   }
 
+  private endSniff(): boolean {
+    this.sniffed = true;
+    const all = new Uint8Array(this.headBytes);
+    let at = 0;
+    for (const c of this.head) {
+      all.set(c, at);
+      at += c.length;
+    }
+    this.head = [];
+    this.stats.packed = sniffPacked(all);
+    this.stats.binary = this.stats.packed !== null || looksBinary(all);
+    if (this.stats.binary) return false;
+    this.consume(all);
+    return true;
+  }
+
+  private consume(chunk: Uint8Array): void {
+    this.stats.bytes += chunk.length;
+    this.feed(this.decoder.decode(chunk, { stream: true }));
+  }
+
   finish(): ScanStats {
+    if (!this.sniffed) this.endSniff();
     if (!this.stats.binary) {
       this.feed(this.decoder.decode());
       if (this.skipping) this.lineNo++;
