@@ -12,7 +12,7 @@ const USAGE = `usage: skewscope analyze <files|folders…> [--json | --markdown]
                          [--lang en|zh] [--correct-clocks]
        skewscope anchors        print the catalogue's anchor strings, one per line
 
-Reads per-node torchrun logs (plain or .gz; folders are walked), and tells which node was late,
+Reads per-node torchrun logs (plain, .gz, .zip, .tar, .tar.gz; folders are walked), and tells which node was late,
 which startup stage failed and which timeout fired.
 --correct-clocks subtracts the clock offsets estimated from the rendezvous (time zones are always corrected).
 --markdown prints a report to paste into an issue; --share-url prints a link that opens this diagnosis in
