@@ -28,6 +28,8 @@ export const MAX_FINDINGS = 3 * MAX_NODES + 32;
 export const MAX_LISTED_NAMES = 64 * MAX_NODES;
 export const MAX_LISTED_RANKS = 256 * MAX_NODES;
 
+// The tables below are part of format 1: links store positions in them, so they are frozen copies (append
+// only), not the core's own lists, which may be reordered.
 export const KINDS: EventKind[] = [
   'launch',
   'rendezvous-begin',
