@@ -7,6 +7,10 @@ import { ProgressPanel } from './ProgressPanel';
 import { Results } from './Results';
 import { useFilePickers } from './useFilePickers';
 import { useWindowDrop } from './useWindowDrop';
+import { useShareStore } from '../state/share';
+import { ShareLinkError } from './share/SharedBanner';
+import { SharedView } from './share/SharedView';
+import { useShareFragment } from './share/useShareFragment';
 
 export function App() {
   const phase = useAppStore((s) => s.phase);
@@ -21,6 +25,10 @@ export function App() {
   const diagnosis = useAppStore((s) => s.diagnosis);
   const lang = useAppStore((s) => s.lang);
   const setLang = useAppStore((s) => s.setLang);
+  const shared = useShareStore((s) => s.snapshot);
+  const shareError = useShareStore((s) => s.error);
+  const leaveShare = useShareStore((s) => s.leave);
+  useShareFragment();
 
   const dragging = useWindowDrop(dropTransfer);
   const pickers = useFilePickers(pickFiles);
@@ -29,7 +37,15 @@ export function App() {
   return (
     <div className="app">
       <header className="topbar">
-        <button type="button" className="brand" onClick={reset} aria-label="skewscope — start over">
+        <button
+          type="button"
+          className="brand"
+          onClick={() => {
+            reset();
+            leaveShare();
+          }}
+          aria-label="skewscope — start over"
+        >
           <svg className="brand__mark" viewBox="0 0 32 32" aria-hidden="true" focusable="false">
             <rect x="4" y="7" width="14" height="4" rx="2" />
             <rect x="4" y="14" width="16" height="4" rx="2" />
@@ -79,7 +95,14 @@ export function App() {
             {error}
           </p>
         )}
-        {phase === 'idle' && (
+        {shareError && phase === 'idle' && <ShareLinkError error={shareError} onLeave={leaveShare} />}
+        {shared && phase === 'idle' && (
+          <>
+            <SharedView snapshot={shared} />
+            <DropZone onActivate={pickers.openFiles} />
+          </>
+        )}
+        {phase === 'idle' && !shared && (
           <EmptyState dropZone={<DropZone onActivate={pickers.openFiles} />} onExample={openExample} />
         )}
         {busy && <ProgressPanel />}

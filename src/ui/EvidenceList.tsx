@@ -1,5 +1,6 @@
 import type { EvidenceLine } from '../core/model';
 import { useAppStore, useViewStore } from '../state/index';
+import { useShareStore } from '../state/share';
 import './evidence.css';
 
 interface Props {
@@ -22,6 +23,23 @@ const OPEN_HINT = { en: 'Show in the log', zh: '在日志中查看' } as const;
 export function EvidenceLines({ evidence, testId }: { evidence: EvidenceLine[]; testId?: string }) {
   const openEvidence = useViewStore((s) => s.openEvidence);
   const lang = useAppStore((s) => s.lang);
+  // A shared diagnosis has no logs: its evidence is the text the link carries, with nothing to open.
+  const shared = useShareStore((s) => s.snapshot !== null);
+  if (shared)
+    return (
+      <ol className="evidence" data-testid={testId}>
+        {evidence.map((e, i) => (
+          <li key={`${e.file}:${e.line}:${i}`}>
+            <div className="evidence__open evidence__static" data-file={e.file} data-line={e.line}>
+              <span className="evidence__where mono" title={e.file}>
+                {e.file}:{e.line}
+              </span>
+              <code className="evidence__text">{e.text}</code>
+            </div>
+          </li>
+        ))}
+      </ol>
+    );
   return (
     <ol className="evidence" data-testid={testId}>
       {evidence.map((e, i) => (

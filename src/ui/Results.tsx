@@ -11,6 +11,7 @@ import { NodeTable } from './NodeTable';
 import { SkewChart } from './SkewChart';
 import { Timeline } from './timeline/Timeline';
 import { VerdictHeader } from './VerdictHeader';
+import { ResultExports } from './share/Exports';
 import { WhatIfSlider } from './WhatIfSlider';
 
 interface Props {
@@ -35,6 +36,7 @@ export function Results({ job, diagnosis, lang, files, cancelled }: Props) {
       {job ? (
         <>
           <VerdictHeader job={job} />
+          {diagnosis && <ResultExports job={job} diagnosis={diagnosis} lang={lang} />}
           {diagnosis && <FindingsPanel diagnosis={diagnosis} lang={lang} />}
           <Timeline job={job} diagnosis={diagnosis} />
           <SkewChart job={job} diagnosis={diagnosis} />

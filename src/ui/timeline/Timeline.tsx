@@ -14,6 +14,7 @@ import {
   type TimelineRow,
 } from '../../core/timeline';
 import { useViewStore } from '../../state/view';
+import { useShareStore } from '../../state/share';
 import { Legend } from './Legend';
 import { LaneRow, NodeRow, type RowActions } from './Rows';
 import {
@@ -56,6 +57,12 @@ export function Timeline({ job, diagnosis }: Props) {
   return <TimelineView key={modelKey(model)} model={model} />;
 }
 
+/** The range a shared diagnosis was zoomed to when its link was made. */
+function sharedZoom(): View | null {
+  const { snapshot, zoom } = useShareStore.getState();
+  return snapshot && zoom ? { start: zoom[0], end: zoom[1] } : null;
+}
+
 const modelKey = (m: TimelineModel) => `${m.originMs}:${m.rows.length}:${m.startMs}:${m.endMs}`;
 
 function TimelineView({ model }: { model: TimelineModel }) {
@@ -65,7 +72,12 @@ function TimelineView({ model }: { model: TimelineModel }) {
     () => (model.startMs !== null && model.endMs !== null ? fitView(rel(model.startMs), rel(model.endMs)) : null),
     [model, rel],
   );
-  const [view, setView] = useState<View>(fit ?? { start: 0, end: 60 });
+  const [view, setView] = useState<View>(() => sharedZoom() ?? fit ?? { start: 0, end: 60 });
+  // The visible range, for a share link to carry (null while it is the whole job).
+  useEffect(() => {
+    const whole = fit !== null && view.start === fit.start && view.end === fit.end;
+    useShareStore.getState().setZoom(whole ? null : [view.start, view.end]);
+  }, [view, fit]);
   const [order, setOrder] = useState<RowOrder>('rank');
   const [query, setQuery] = useState('');
   const [lanes, setLanes] = useState(false);
