@@ -125,7 +125,8 @@ export function buildWire(job: JobModel, dx: Diagnosis, options: SnapshotOptions
   const w: WireV1 = {
     a: cut(clean(options.appVersion ?? APP_VERSION), 32),
     c: Math.max(0, Math.floor((options.now ?? Date.now()) / 1000)),
-    n: text(options.title ?? '', MAX_TITLE),
+    // The sender typed the title and sees it in the preview: it is cleaned and cut, not redacted.
+    n: cut(clean(options.title ?? ''), MAX_TITLE),
     w: [
       options.lang && LANGS.includes(options.lang) ? options.lang : 'en',
       options.selectedNode != null ? (index.get(options.selectedNode) ?? null) : null,
