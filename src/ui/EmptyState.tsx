@@ -41,6 +41,10 @@ export function EmptyState({ dropZone, onExample }: Props) {
               </strong>{' '}
               — e.g. <code>attempt_0/0/stdout.log</code> for each node.
             </li>
+            <li>
+              <strong>Archives</strong> — <code>.gz</code>, <code>.zip</code>, <code>.tar</code>, <code>.tar.gz</code>{' '}
+              are unpacked here in the page; or <strong>paste</strong> log text.
+            </li>
           </ul>
         </div>
         <div className="card">

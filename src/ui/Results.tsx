@@ -8,7 +8,7 @@ import { FindingsPanel } from './FindingsPanel';
 import { FileProblems } from './FileProblems';
 import { formatBytes } from './format';
 import { NodeTable } from './NodeTable';
-import { SkewChart } from './SkewChart';
+import { SkewChart } from './LazySkewChart';
 import { Timeline } from './timeline/Timeline';
 import { VerdictHeader } from './VerdictHeader';
 import { ResultExports } from './share/Exports';

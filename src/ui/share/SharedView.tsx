@@ -8,7 +8,7 @@ import { useShareStore } from '../../state/share';
 import { EvidenceList } from '../EvidenceList';
 import { FindingsPanel } from '../FindingsPanel';
 import { formatSeconds } from '../format';
-import { SkewChart } from '../SkewChart';
+import { SkewChart } from '../LazySkewChart';
 import { Timeline } from '../timeline/Timeline';
 import { VerdictHeader } from '../VerdictHeader';
 import { WhatIfSlider } from '../WhatIfSlider';
