@@ -196,3 +196,18 @@ describe('a traceback quoted in a JSON report on one line', () => {
     expect(ev.time).toBe('2026-11-29T19:31:07.000Z');
   });
 });
+
+describe('several nodes in one file', () => {
+  it('each node gets its own first step, and lines after the last node appeared are still read', () => {
+    const lines: string[] = [];
+    for (const n of [0, 1, 2, 3])
+      lines.push(`${n}: [rank${n}] init_process_group done after 1.0s: world_size=4 rank=${n}`);
+    for (let step = 1; step <= 3000; step++)
+      for (const n of [0, 1, 2, 3]) lines.push(`${n}: [rank${n}] step ${step}: loss=2.31`);
+    lines.push('2: RuntimeError: Socket Timeout');
+    const job = analyseTexts({ 'slurm-77.out': lines.join('\n') + '\n' });
+    expect(job.nodes).toHaveLength(4);
+    for (const n of job.nodes) expect(n.events.filter((e) => e.kind === 'first-step')).toHaveLength(1);
+    expect(job.nodes.find((n) => n.id === 'slurm-77:2')!.failureStage).toBe('other');
+  });
+});

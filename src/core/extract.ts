@@ -37,6 +37,8 @@ const TRACEBACK_REACH = 400;
 const STARTUP_SEQ_MAX = 5;
 const HEAD_LINES = 40;
 const PID_MAX = 4_194_304;
+/** In a file holding several nodes, this many lines without a new node let anchors be retired file-wide. */
+const NEW_STREAM_QUIET_LINES = 2000;
 const TORCH_IDS = new Set(CATALOGUE.filter(isTorchEvidence).map((e) => e.id));
 const TRACEBACK_START = 'Traceback (most recent call last)';
 
@@ -69,6 +71,26 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
   // eslint-disable-next-line prefer-const -- the line callback refers to it before construction ends
   let scanner: LineScanner;
 
+  // Anchors that only retired entries need stop being searched for. With one stream per file that is as soon
+  // as the stream retires them; a labelled file (several nodes in one) waits until every stream has retired
+  // them and no new stream has appeared for a while, as another node may still need them.
+  let currentLine = 0;
+  let lastNewStream = 0;
+  let pendingRetire = false;
+  let anchorsRetired = new Set<string>();
+  const retireAnchors = (line: number) => {
+    const all = [...streams.values()].map((x) => x.retired);
+    const common = new Set([...all[0]!].filter((id) => all.every((r) => r.has(id))));
+    if (streams.size > 1 && line - lastNewStream < NEW_STREAM_QUIET_LINES) {
+      pendingRetire = common.size > anchorsRetired.size;
+      return;
+    }
+    pendingRetire = false;
+    if (common.size === anchorsRetired.size) return;
+    anchorsRetired = common;
+    scanner.setAnchors(anchorsWithout(common));
+  };
+
   const stream = (key: string): StreamState => {
     let s = streams.get(key);
     if (!s) {
@@ -91,6 +113,7 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
         retired: new Set(),
       };
       streams.set(key, s);
+      lastNewStream = currentLine;
     }
     return s;
   };
@@ -124,6 +147,8 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
   const st0 = { lines: 0, bytes: 0 };
 
   const onLine = (l: ScannedLine) => {
+    currentLine = l.line;
+    if (pendingRetire && l.line - lastNewStream >= NEW_STREAM_QUIET_LINES) retireAnchors(l.line);
     const p = parsePrefixes(l.text);
     const key = p.slurm ?? (p.outer.includes('pdsh') || p.outer.includes('collector') ? (p.host ?? '') : '');
     const s = stream(key);
@@ -190,9 +215,7 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
     const before = s.retired.size;
     if (entry.once) s.retired.add(entry.id);
     if (entry.kind === 'launch') for (const id of UNTIL_LAUNCH) s.retired.add(id);
-    // With one stream per file, anchors only retired entries need stop being searched for; labelled files
-    // (several nodes in one) keep them, as another node may still need them.
-    if (s.retired.size !== before && streams.size === 1) scanner.setAnchors(anchorsWithout(s.retired));
+    if (s.retired.size !== before) retireAnchors(l.line);
   };
 
   const makeEvent = (
