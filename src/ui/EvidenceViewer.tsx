@@ -1,5 +1,6 @@
 // The evidence viewer: a modal dialog showing a log file's lines around an evidence line, read from the
 // original File in a worker a window at a time. Opens whenever the view store holds an evidence target.
+import { dialogKeys, FOCUSABLE } from './dialogKeys';
 import {
   useCallback,
   useEffect,
@@ -41,8 +42,6 @@ export function EvidenceViewer() {
   return <EvidenceDialog target={target} />;
 }
 
-const FOCUSABLE = 'button:not([disabled]), input:not([disabled]), select:not([disabled]), a[href], [tabindex="0"]';
-
 function EvidenceDialog({ target }: { target: EvidenceTarget }) {
   const close = useViewStore((s) => s.closeEvidence);
   const sources = useAppStore((s) => s.sources);
@@ -72,30 +71,7 @@ function EvidenceDialog({ target }: { target: EvidenceTarget }) {
     if (sources !== firstSources.current) close();
   }, [sources, close]);
 
-  const onKeyDown = (e: KeyboardEvent<HTMLDialogElement>) => {
-    if (e.key === 'Escape') {
-      e.preventDefault();
-      e.stopPropagation();
-      close();
-      return;
-    }
-    if (e.key !== 'Tab') return;
-    // Focus stays in the dialog: Tab from the last control goes to the first, Shift+Tab the other way.
-    const items = Array.from(dialogRef.current!.querySelectorAll<HTMLElement>(FOCUSABLE)).filter(
-      (el) => el.getClientRects().length > 0,
-    );
-    if (items.length === 0) return;
-    const first = items[0]!;
-    const last = items[items.length - 1]!;
-    const at = document.activeElement;
-    if (e.shiftKey && (at === first || !dialogRef.current!.contains(at))) {
-      e.preventDefault();
-      last.focus();
-    } else if (!e.shiftKey && (at === last || !dialogRef.current!.contains(at))) {
-      e.preventDefault();
-      first.focus();
-    }
-  };
+  const onKeyDown = (e: KeyboardEvent<HTMLDialogElement>) => dialogKeys(e, dialogRef.current, close);
 
   const name = target.file.split('/').pop() || target.file;
   return (

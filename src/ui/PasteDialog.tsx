@@ -1,4 +1,5 @@
 // "Paste log text": text copied from a terminal or a CI page, analysed as one more file of the job on screen.
+import { dialogKeys } from './dialogKeys';
 import {
   useId,
   useLayoutEffect,
@@ -10,8 +11,6 @@ import {
 } from 'react';
 import { useAppStore } from '../state/index';
 import './ingest.css';
-
-const FOCUSABLE = 'button:not([disabled]), input:not([disabled]), textarea:not([disabled]), [tabindex="0"]';
 
 /** The topbar button and, while it is open, its dialog. */
 export function PasteButton({ disabled }: { disabled: boolean }) {
@@ -74,30 +73,7 @@ export function PasteDialog({ defaultName, onAnalyse, onClose }: DialogProps) {
     };
   }, []);
 
-  const onKeyDown = (e: KeyboardEvent<HTMLDialogElement>) => {
-    if (e.key === 'Escape') {
-      e.preventDefault();
-      e.stopPropagation();
-      onClose();
-      return;
-    }
-    if (e.key !== 'Tab') return;
-    // Focus stays in the dialog: Tab from the last control goes to the first, Shift+Tab the other way.
-    const items = Array.from(dialogRef.current!.querySelectorAll<HTMLElement>(FOCUSABLE)).filter(
-      (el) => el.getClientRects().length > 0,
-    );
-    if (items.length === 0) return;
-    const first = items[0]!;
-    const last = items[items.length - 1]!;
-    const at = document.activeElement;
-    if (e.shiftKey && (at === first || !dialogRef.current!.contains(at))) {
-      e.preventDefault();
-      last.focus();
-    } else if (!e.shiftKey && (at === last || !dialogRef.current!.contains(at))) {
-      e.preventDefault();
-      first.focus();
-    }
-  };
+  const onKeyDown = (e: KeyboardEvent<HTMLDialogElement>) => dialogKeys(e, dialogRef.current, onClose);
 
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();

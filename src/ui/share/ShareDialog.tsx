@@ -1,5 +1,6 @@
 // "Share": a dialog that builds the link (`#share=…`, read in the page, never sent to a server), shows exactly
 // what it will contain — the link decoded again — and copies it.
+import { dialogKeys } from '../dialogKeys';
 import {
   useDeferredValue,
   useId,
@@ -19,7 +20,6 @@ import { formatSeconds } from '../format';
 import { VERDICT_LABEL } from '../words';
 import './share.css';
 
-const FOCUSABLE = 'button:not([disabled]), input:not([disabled]), textarea:not([disabled]), [tabindex="0"]';
 const MAX_TITLE = 120;
 
 interface Props {
@@ -107,29 +107,7 @@ function ShareDialog({ job, diagnosis, onClose }: Props & { onClose(): void }) {
     };
   }, []);
 
-  const onKeyDown = (e: KeyboardEvent<HTMLDialogElement>) => {
-    if (e.key === 'Escape') {
-      e.preventDefault();
-      e.stopPropagation();
-      onClose();
-      return;
-    }
-    if (e.key !== 'Tab') return;
-    const items = Array.from(dialogRef.current!.querySelectorAll<HTMLElement>(FOCUSABLE)).filter(
-      (el) => el.getClientRects().length > 0,
-    );
-    if (items.length === 0) return;
-    const first = items[0]!;
-    const last = items[items.length - 1]!;
-    const at = document.activeElement;
-    if (e.shiftKey && (at === first || !dialogRef.current!.contains(at))) {
-      e.preventDefault();
-      last.focus();
-    } else if (!e.shiftKey && (at === last || !dialogRef.current!.contains(at))) {
-      e.preventDefault();
-      first.focus();
-    }
-  };
+  const onKeyDown = (e: KeyboardEvent<HTMLDialogElement>) => dialogKeys(e, dialogRef.current, onClose);
 
   const copy = () => {
     if (!result.ok) return;
