@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { expect, test, type Page } from '@playwright/test';
+import { dropFiles, type DropSpec } from './helpers';
 
 // The evidence viewer (a log line in context, read from the dropped file) and the node table's corrections.
 
@@ -9,30 +10,11 @@ const FIXTURES = join(import.meta.dirname, 'fixtures', 's2');
 const NODE_LOGS = ['node0.log', 'node1.log', 'node2.log', 'node3.log'];
 const SCREENSHOTS = join(import.meta.dirname, '..', 'test-results', 'screenshots');
 
-interface DropSpec {
-  name: string;
-  text?: string;
-  bytes?: number[];
-}
-
 const nodeLogSpecs = (): DropSpec[] =>
   NODE_LOGS.map((name) => ({ name, text: readFileSync(join(FIXTURES, name), 'utf8') }));
 
-/** Drops files the way a browser does: one real DataTransfer through dragenter, dragover and drop. */
 async function dropNodeLogs(page: Page, specs: DropSpec[] = nodeLogSpecs(), verdict = /failed/i): Promise<void> {
-  const dataTransfer = await page.evaluateHandle((items: DropSpec[]) => {
-    const transfer = new DataTransfer();
-    for (const item of items) {
-      const body = item.bytes ? new Uint8Array(item.bytes) : (item.text ?? '');
-      transfer.items.add(new File([body], item.name, { type: item.bytes ? 'application/octet-stream' : 'text/plain' }));
-    }
-    return transfer;
-  }, specs);
-  const zone = page.getByTestId('drop-zone');
-  await zone.dispatchEvent('dragenter', { dataTransfer });
-  await zone.dispatchEvent('dragover', { dataTransfer });
-  await zone.dispatchEvent('drop', { dataTransfer });
-  await dataTransfer.dispose();
+  await dropFiles(page, specs);
   await expect(page.getByTestId('verdict')).toContainText(verdict);
 }
 
