@@ -85,7 +85,7 @@ export function PasteDialog({ defaultName, onAnalyse, onClose }: DialogProps) {
   return (
     <dialog
       ref={dialogRef}
-      className="paste-dialog"
+      className="modal paste-dialog"
       aria-labelledby={titleId}
       aria-describedby={hintId}
       data-testid="paste-dialog"

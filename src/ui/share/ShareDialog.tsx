@@ -125,7 +125,7 @@ function ShareDialog({ job, diagnosis, onClose }: Props & { onClose(): void }) {
   return (
     <dialog
       ref={dialogRef}
-      className="share-dialog"
+      className="modal share-dialog"
       aria-labelledby={headingId}
       aria-describedby={hintId}
       data-testid="share-dialog"
