@@ -294,6 +294,15 @@ test('the clock offset column tells a time zone from a clock that is off, and sh
   await expect(clock('node2')).toContainText('clock');
   await expect(clock('node2')).not.toContainText('corrected');
   await expect(clock('node0')).toHaveText('—');
+  // Asked to, the analysis subtracts node2's clock offset: its lag drops by about 7 s, and it says so.
+  const lag = page.locator('tr[data-node="node2"]').getByTestId('lag');
+  const before = Number(/\+?([\d.]+)/.exec((await lag.textContent()) ?? '')![1]);
+  await page.getByTestId('correct-clocks').check();
+  await expect(clock('node2')).toContainText('corrected');
+  const after = Number(/\+?([\d.]+)/.exec((await lag.textContent()) ?? '')![1]);
+  expect(before - after).toBeGreaterThan(6);
+  await page.getByTestId('correct-clocks').uncheck();
+  await expect(clock('node2')).not.toContainText('corrected');
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.getByTestId('node-table').screenshot({ path: join(SCREENSHOTS, 'nodes-clock-offsets.png') });
 

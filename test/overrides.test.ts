@@ -67,4 +67,23 @@ describe('overrides', () => {
     });
     expect(job.nodes[0]!.launchTime!.startsWith('2024-11-29')).toBe(true);
   });
+
+  it('clock offsets measured at the rendezvous are corrected when the user asks', () => {
+    const shift = (t: string, sec: number) =>
+      t.replace(/^([IWE])(\d{4}) (\d\d):(\d\d):(\d\d)/gm, (_, l, md, h, m, s) => {
+        const total = Number(h) * 3600 + Number(m) * 60 + Number(s) + sec;
+        const p2 = (n: number) => String(n).padStart(2, '0');
+        return `${l}${md} ${p2(Math.floor(total / 3600))}:${p2(Math.floor(total / 60) % 60)}:${p2(total % 60)}`;
+      });
+    const healthy = 'torch2.6-s1_static_healthy_info';
+    const files = Object.fromEntries([0, 1, 2, 3].map((i) => [`node${i}.log`, corpusText(healthy, `node${i}.log`)]));
+    files['node2.log'] = shift(files['node2.log']!, 7);
+    const x = extracts(files);
+    const lag = (j: ReturnType<typeof buildJob>) => j.nodes.find((n) => n.id === 'node2')!.lagSeconds!;
+    const raw = buildJob(x);
+    const fixed = buildJob(x, { overrides: { correctClocks: true } });
+    expect(raw.clockOffsets[0]).toMatchObject({ node: 'node2', kind: 'clock', applied: false });
+    expect(fixed.clockOffsets[0]).toMatchObject({ node: 'node2', applied: true });
+    expect(lag(raw) - lag(fixed)).toBeCloseTo(raw.clockOffsets[0]!.offsetSeconds, 0);
+  });
 });

@@ -89,7 +89,11 @@ export function buildJob(extracts: FileExtract[], opts: BuildOptions = {}): JobM
     const c = bestClock(e.clocks);
     return c ? clock.instant(c, nodeId, e.file) : null;
   };
-  const clockOffsets = estimateClockOffsets(eventsByNode, rawTimeOf, opts.correctClocks ?? false);
+  const clockOffsets = estimateClockOffsets(
+    eventsByNode,
+    rawTimeOf,
+    opts.correctClocks ?? overrides.correctClocks ?? false,
+  );
   const correction = new Map(clockOffsets.filter((o) => o.applied).map((o) => [o.node, o.offsetSeconds * 1000]));
   for (const o of clockOffsets) {
     if (o.kind === 'time-zone')

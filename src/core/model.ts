@@ -227,6 +227,8 @@ export interface Overrides {
   fileYear?: Record<string, number>;
   /** The UTC offset, in minutes, of a file's zone-less timestamps. */
   fileOffsetMinutes?: Record<string, number>;
+  /** Subtract the clock offsets measured at the rendezvous (time zones are corrected regardless). */
+  correctClocks?: boolean;
 }
 
 export type Verdict = 'failed' | 'healthy' | 'incomplete' | 'not-torchrun';

@@ -57,9 +57,9 @@ function logNameOf(id: string, overrides: Overrides): string {
 }
 
 function correctionCount(o: Overrides): number {
-  return [o.fileNode, o.nodeName, o.fileYear, o.fileOffsetMinutes].reduce(
-    (n, m) => n + (m ? Object.keys(m).length : 0),
-    0,
+  return (
+    [o.fileNode, o.nodeName, o.fileYear, o.fileOffsetMinutes].reduce((n, m) => n + (m ? Object.keys(m).length : 0), 0) +
+    (o.correctClocks ? 1 : 0)
   );
 }
 
@@ -70,6 +70,7 @@ function tidy(o: Overrides): Overrides {
   if (o.nodeName && Object.keys(o.nodeName).length) out.nodeName = o.nodeName;
   if (o.fileYear && Object.keys(o.fileYear).length) out.fileYear = o.fileYear;
   if (o.fileOffsetMinutes && Object.keys(o.fileOffsetMinutes).length) out.fileOffsetMinutes = o.fileOffsetMinutes;
+  if (o.correctClocks) out.correctClocks = true;
   return out;
 }
 
@@ -219,6 +220,18 @@ export function NodeTable({ job }: Props) {
           Reset corrections{corrections > 0 ? ` (${corrections})` : ''}
         </button>
       </div>
+      {(overrides.correctClocks || job.clockOffsets.some((o) => o.kind === 'clock')) && (
+        <label className="nodes-correct-clocks">
+          <input
+            type="checkbox"
+            checked={overrides.correctClocks === true}
+            onChange={(e) => setOverrides(tidy({ ...overrides, correctClocks: e.target.checked }))}
+            data-testid="correct-clocks"
+          />{' '}
+          Correct the clock offsets measured at the rendezvous (every agent leaves it at the same instant), so lags and
+          skew count launch times, not clock errors
+        </label>
+      )}
       {job.nodes.length === 0 ? (
         <p className="muted">No node could be identified in these files.</p>
       ) : (
