@@ -212,7 +212,8 @@ const RDZV_STAGES: FailureStage[] = [
   'rendezvous-timeout',
   'rendezvous-closed',
 ];
-const LOST_CONNECTION = /failed to recv|got 0 bytes|Connection reset by peer|Broken pipe/;
+/** Catalogue entries that mean the store host went away under this node. */
+const LOST_CONNECTION = new Set(['connection-lost', 'dyn-shutdown-failed']);
 
 interface Timed {
   ms: number;
@@ -267,14 +268,19 @@ export function statedDurations(text: string): { seconds: number; phrase: string
   return out;
 }
 
-/** The global rank (or the local rank) a line names, if any. */
+/**
+ * The global rank (or the local rank) of an event: from the `[rankN]:` / `[default0]:` prefixes the core read,
+ * else from the training script's own words (`[rank2] worker started…`, `Rank 4: Completed…`).
+ */
 export function rankOfLine(
-  text: string,
+  e: Pick<NodeEvent, 'text' | 'ranks' | 'localRank'>,
   globalRanks: number[],
 ): { rank: number | null; localRank: number | null } | null {
-  const g = /^\s*\[rank(\d+)\]:/.exec(text) ?? /\[rank ?(\d+)\]/.exec(text) ?? /\bRank (\d+):/.exec(text);
+  if (e.ranks?.length) return { rank: e.ranks[0]!, localRank: e.localRank ?? null };
+  if (e.localRank !== undefined) return { rank: globalRanks[e.localRank] ?? null, localRank: e.localRank };
+  const g = /\[rank ?(\d+)\]/.exec(e.text) ?? /\bRank (\d+):/.exec(e.text);
   if (g) return { rank: Number(g[1]), localRank: null };
-  const l = /^\s*\[default(\d+)\]:/.exec(text) ?? /\blocal_rank:? ?(\d+)/.exec(text);
+  const l = /\blocal_rank:? ?(\d+)/.exec(e.text);
   if (l) {
     const local = Number(l[1]);
     return { rank: globalRanks[local] ?? null, localRank: local };
@@ -505,7 +511,7 @@ function buildRow(
         ms: stageBase.ms + failureTimeout.s * 1000,
         note: `No time on this line; placed ${failureTimeout.s} s after ${stageBase.what} (${clock(stageBase.ms)}): the timeout that fired.`,
       };
-    } else if (!n.isStoreHost && hostEnd && (e.id === 'connection-lost' || LOST_CONNECTION.test(e.text))) {
+    } else if (!n.isStoreHost && hostEnd && LOST_CONNECTION.has(e.id)) {
       candidate = {
         ms: hostEnd.ms,
         note: `No time on this line; placed when the store host ${hostEnd.node} stopped (${clock(hostEnd.ms)}), which closed this connection.`,
@@ -575,7 +581,7 @@ function buildRow(
     let at: Timed | null =
       t !== null ? { ms: t, timing: e.timeFrom === 'derived' ? 'derived' : 'line', note: null } : null;
     if (!at && kind !== 'ready') at = estimate(e);
-    const who = rankOfLine(e.text, n.globalRanks);
+    const who = rankOfLine(e, n.globalRanks);
     if (!at) {
       if (kind !== 'ready') untimedEvents += 1;
       continue;

@@ -2,6 +2,7 @@
 // reading any file into one string. Line checkpoints are kept per file (see lineWindow.ts), so a second jump
 // into a large file starts near its target instead of at byte 0.
 import { ALL_ANCHORS, recogniseLine } from '../core/index';
+import { anchorRegex } from '../core/lineScanner';
 import { CancelledError, findLine, LineIndex, readWindow, type ChunkSource } from './lineWindow';
 import type { LinesReply, LinesRequest } from './lines';
 
@@ -28,7 +29,8 @@ function indexFor(key: string): LineIndex {
   return index;
 }
 
-const ANCHORS = new RegExp(ALL_ANCHORS.map((a) => a.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'));
+// The core's anchor search, without the global flag: one test per line, no state between calls.
+const ANCHORS = new RegExp(anchorRegex(ALL_ANCHORS).source);
 
 /** The catalogue entry of a line, or null; the anchor test first, as the extractor does, keeps it cheap. */
 function recognise(text: string): string | null {
