@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Gzip, Zip, ZipDeflate, ZipPassThrough, gzipSync, zipSync } from 'fflate';
 import { afterAll, describe, expect, it } from 'vitest';
-import { collectInputs, extractFile } from '../src/cli/files';
+import { collectInputs } from '../src/cli/files';
+import { extractAll } from '../src/cli/pool';
 import { buildJob, createExtractor } from '../src/core/index';
 import type { FileExtract, JobModel } from '../src/core/model';
 import { TarReader, createInputReader, inputKind, parsePax, readInput } from '../src/ingest/archive/index';
@@ -479,15 +480,14 @@ describe('the CLI reads archives the same way', () => {
     writeFileSync(path.join(dir, 's2.zip'), zipSync(Object.fromEntries(s2)));
     writeFileSync(path.join(dir, 'node3.log.gz'), gzipSync(s2.get('node3.log')!));
 
-    const tgz = await collectInputs([path.join(dir, 's5.tgz')]);
-    const s5x = await Promise.all(tgz.map(extractFile));
+    const s5x = await extractAll(await collectInputs([path.join(dir, 's5.tgz')]));
     expect(s5x.map((x) => x.file)).toEqual([...s5.keys()].map((k) => `${path.join(dir, 's5.tgz')}/${k}`));
     expect(summary(buildJob(s5x))).toEqual(summary(buildJob(dropped(s5))));
 
-    const zip = await Promise.all((await collectInputs([path.join(dir, 's2.zip')])).map(extractFile));
+    const zip = await extractAll(await collectInputs([path.join(dir, 's2.zip')]));
     expect(summary(buildJob(zip))).toMatchObject({ verdict: 'failed', late: ['node3'] });
 
-    const [gz] = await Promise.all((await collectInputs([path.join(dir, 'node3.log.gz')])).map(extractFile));
+    const [gz] = await extractAll(await collectInputs([path.join(dir, 'node3.log.gz')]));
     expect(gz!.file).toBe(path.join(dir, 'node3.log'));
     expect(gz!.problem).toBeNull();
   });

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildJob } from '../src/core/index';
 import type { FailureStage, JobModel, Verdict } from '../src/core/model';
-import { collectInputs, extractFile } from '../src/cli/files';
+import { collectInputs } from '../src/cli/files';
+import { extractAll } from '../src/cli/pool';
 
 // Every real scenario of the corpus (copied from ../shared/corpus with its truth.json): the verdict, the
 // failure stage, who reported it, who was late, and the launch skew against the measured launch times.
@@ -117,10 +118,7 @@ interface Truth {
 }
 
 async function analyse(dir: string): Promise<JobModel> {
-  const inputs = await collectInputs([dir]);
-  const extracts = [];
-  for (const f of inputs) extracts.push(await extractFile(f));
-  return buildJob(extracts);
+  return buildJob(await extractAll(await collectInputs([dir])));
 }
 
 /** The product's node for a truth node: the one holding its log file (or, in one Slurm file, its label). */

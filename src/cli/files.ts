@@ -1,7 +1,7 @@
 import { createReadStream, promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { FileExtract } from '../core/model';
-import { createInputReader, isMultiFileArchive } from '../ingest/archive/index';
+import { createInputReader } from '../ingest/archive/index';
 
 // Node side of ingest for the CLI: walk paths, stream each file into an extractor. Compressed logs and archives
 // (.gz, .zip, .tar, .tar.gz/.tgz) go through the same streaming reader as in the browser (src/ingest/archive/):
@@ -16,8 +16,6 @@ export interface InputFile {
   name: string;
   size: number;
   mtimeMs: number;
-  /** For an archive's members: the extract, read while the inputs were collected (an archive is read once). */
-  extracted?: FileExtract;
 }
 
 export async function collectInputs(args: string[]): Promise<InputFile[]> {
@@ -33,25 +31,13 @@ export async function collectInputs(args: string[]): Promise<InputFile[]> {
       const base = path.basename(path.resolve(arg));
       for await (const f of walk(arg)) {
         const s = await fs.stat(f);
-        out.push(
-          ...(await expand({ abs: f, name: path.join(base, path.relative(arg, f)), size: s.size, mtimeMs: s.mtimeMs })),
-        );
+        out.push({ abs: f, name: path.join(base, path.relative(arg, f)), size: s.size, mtimeMs: s.mtimeMs });
       }
     } else {
-      out.push(...(await expand({ abs: arg, name: arg, size: st.size, mtimeMs: st.mtimeMs })));
+      out.push({ abs: arg, name: arg, size: st.size, mtimeMs: st.mtimeMs });
     }
   }
   return out;
-}
-
-/**
- * A tar or zip holds several logs: it is read here, once, streamed, and each member becomes an input of its own
- * with its extract ready (the worker pool then only hands it back). Other files are read by the pool.
- */
-async function expand(f: InputFile): Promise<InputFile[]> {
-  if (!isMultiFileArchive(f.name)) return [f];
-  const extracts = await readInput(f);
-  return extracts.map((x) => ({ abs: f.abs, name: x.file, size: x.bytes, mtimeMs: f.mtimeMs, extracted: x }));
 }
 
 async function* walk(dir: string): AsyncGenerator<string> {
@@ -65,8 +51,8 @@ async function* walk(dir: string): AsyncGenerator<string> {
   }
 }
 
-/** Every extract one file yields, read as a stream (1 MiB at a time). */
-async function readInput(f: InputFile): Promise<FileExtract[]> {
+/** Every extract one input yields (one for a log or a .gz, one per member of a tar or zip), read as a stream. */
+export async function extractInput(f: InputFile): Promise<FileExtract[]> {
   const out: FileExtract[] = [];
   const reader = createInputReader(f.name, { mtimeMs: f.mtimeMs, onExtract: (x) => out.push(x) });
   const raw = createReadStream(f.abs, { highWaterMark: 1 << 20 });
@@ -94,12 +80,4 @@ async function readInput(f: InputFile): Promise<FileExtract[]> {
   }
   reader.finish();
   return out;
-}
-
-/** One log (plain or `.gz`), or an archive member already read by collectInputs. */
-export async function extractFile(f: InputFile): Promise<FileExtract> {
-  if (f.extracted) return f.extracted;
-  const extracts = await readInput(f);
-  // A plain file or a .gz yields one extract; a read error after it adds the reason.
-  return extracts.find((x) => x.problem?.code === 'unreadable') ?? extracts[0]!;
 }

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import type { FileExtract } from '../core/model';
-import { extractFile, type InputFile } from './files';
+import { extractInput, type InputFile } from './files';
 
 // Files are parsed on all cores, like the dashboard's worker pool: the CLI's bundle starts itself again as a
 // worker thread. Small inputs stay on the main thread, where starting workers would cost more than it saves.
@@ -20,18 +20,19 @@ export function isPoolWorker(): boolean {
 
 export function runPoolWorker(): void {
   parentPort!.on('message', async (job: Job) => {
-    const extract = await extractFile(job.file);
-    parentPort!.postMessage({ index: job.index, extract });
+    const extracts = await extractInput(job.file);
+    parentPort!.postMessage({ index: job.index, extracts });
   });
 }
 
+/** Every input's extracts (an archive gives one per member), in the order of the inputs. */
 export async function extractAll(inputs: InputFile[]): Promise<FileExtract[]> {
   const total = inputs.reduce((n, f) => n + f.size, 0);
   const threads = Math.min(MAX_WORKERS, availableParallelism(), inputs.length);
-  const out: FileExtract[] = new Array(inputs.length);
+  const out: FileExtract[][] = new Array(inputs.length);
   if (threads < 2 || total < POOL_MIN_BYTES) {
-    for (let i = 0; i < inputs.length; i++) out[i] = await extractFile(inputs[i]!);
-    return out;
+    for (let i = 0; i < inputs.length; i++) out[i] = await extractInput(inputs[i]!);
+    return out.flat();
   }
   // Largest files first, so one big file does not start last and finish alone.
   const queue = inputs.map((file, index) => ({ index, file })).sort((a, b) => b.file.size - a.file.size);
@@ -49,8 +50,8 @@ export async function extractAll(inputs: InputFile[]): Promise<FileExtract[]> {
               if (!job) return resolve();
               w.postMessage(job);
             };
-            w.on('message', (m: { index: number; extract: FileExtract }) => {
-              out[m.index] = m.extract;
+            w.on('message', (m: { index: number; extracts: FileExtract[] }) => {
+              out[m.index] = m.extracts;
               next();
             });
             w.on('error', reject);
@@ -61,5 +62,5 @@ export async function extractAll(inputs: InputFile[]): Promise<FileExtract[]> {
   } finally {
     await Promise.all(workers.map((w) => w.terminate()));
   }
-  return out;
+  return out.flat();
 }
