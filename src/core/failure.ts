@@ -210,7 +210,7 @@ function timeoutOf(stage: FailureStage, fired: LogEvent[], facts: JobFacts): num
     if (conf.timeout) return Number(conf.timeout);
   }
   for (const e of fired) {
-    const t = ENTRY.get(e.id)?.timeout;
+    const t = ENTRY.get(e.id)?.effects?.limit;
     if (!t) continue;
     const raw = e.fields[t.field];
     if (raw === undefined) continue;

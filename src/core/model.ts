@@ -81,6 +81,8 @@ export interface LogEvent {
   /** `[rankN]:` prefixes and `[default0]:` tee labels seen on the line. */
   ranks?: number[];
   localRank?: number;
+  /** Low when the event is inferred from a cut log (a traceback whose exception line is missing). */
+  confidence?: 'low';
 }
 
 export interface IdentityHint {
@@ -104,6 +106,10 @@ export interface StreamExtract {
   lineCount: number;
   /** Prefix formats seen on recognised lines, with counts (version inference). */
   formats: Record<string, number>;
+  /** Why this stream shows PyTorch's distributed code ran (empty: it does not), e.g. `line 12: a [c10d] tag`. */
+  torchEvidence: string[];
+  /** Agents this stream holds (more than one: several torchrun agents logged into one stream unlabelled). */
+  agents: number;
 }
 
 export interface FileProblem {

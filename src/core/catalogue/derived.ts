@@ -1,0 +1,29 @@
+import type { CatalogueEntry } from './types';
+
+// Events the extractor derives from a log's structure rather than from one line's text. No line matches
+// them (no anchors); they are here so their meaning lives in one place like every other event's.
+
+export const DERIVED: CatalogueEntry[] = [
+  {
+    // The paste ends inside a traceback through torch/distributed/run.py or the elastic agent.
+    id: 'agent-traceback-cut',
+    kind: 'failure',
+    anchors: [],
+    pattern: '(?!)',
+    samples: [],
+    effects: { stage: 'other', role: 'primary' },
+    versions: 'any',
+    source: 'a traceback through torchrun whose exception line is past the end of the log',
+  },
+  {
+    // The paste ends inside a traceback of user code: a worker crashed, the exception is not in the text.
+    id: 'worker-traceback-cut',
+    kind: 'failure',
+    anchors: [],
+    pattern: '(?!)',
+    samples: [],
+    effects: { stage: 'worker-error', role: 'primary', notTorchEvidence: true },
+    versions: 'any',
+    source: 'a traceback whose exception line is past the end of the log',
+  },
+];

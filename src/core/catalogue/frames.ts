@@ -1,0 +1,50 @@
+import type { FailureStage } from '../model';
+
+// Which code was waiting, read from the traceback: the stage of a store timeout (or any exception) is that
+// of the outermost phase-specific frame. Shared helpers (synchronize, get_all, barrier, store.get) are
+// listed as helpers: they tell a store wait, never which phase it was in.
+
+export interface FrameStage {
+  fns: string[];
+  stage: FailureStage;
+}
+
+/** Phase-specific frames, most specific phase first when two appear at the same depth. */
+export const PHASE_FRAMES: FrameStage[] = [
+  { fns: ['_exit_barrier'], stage: 'exit-barrier' },
+  {
+    // _get_master_addr_port: after rank assignment the agents read MASTER_ADDR, which rank 0 writes only once
+    // its own synchronize finished — the same wait, seen from a node that came late.
+    fns: ['_assign_worker_ranks', '_share_and_gather', '_get_ranks', '_get_master_addr_port'],
+    stage: 'rank-assignment',
+  },
+  {
+    fns: [
+      'init_process_group',
+      '_store_based_barrier',
+      '_new_process_group_helper',
+      '_create_c10d_store',
+      '_env_rendezvous_handler',
+      '_tcp_rendezvous_handler',
+    ],
+    stage: 'pg-init',
+  },
+  {
+    // The first collectives a job runs: DDP's construction broadcasts, communicators are created lazily there.
+    fns: ['_verify_param_shape_across_processes', '_sync_module_states', '_sync_params_and_buffers'],
+    stage: 'comm-init',
+  },
+];
+
+/** Store helpers: a wait inside them is a rank-assignment wait only when no phase frame says otherwise. */
+export const HELPER_FRAMES: FrameStage[] = [{ fns: ['synchronize', 'get_all'], stage: 'rank-assignment' }];
+
+/** Store keys in `wait timeout … keys:` that say who was waiting for what. */
+export const KEY_STAGES: { re: string; stage: FailureStage }[] = [
+  { re: 'torchelastic/(?:role_info|assigned_ranks)', stage: 'rank-assignment' },
+  { re: 'torchelastic/agent/terminal_state|exit_barrier', stage: 'exit-barrier' },
+  { re: 'default_pg|store_based_barrier|/\\d+//(?:cpu|cuda)//', stage: 'pg-init' },
+];
+
+/** A traceback frame in PyTorch's distributed code (torch_xla, torch_npu and other look-alikes excluded). */
+export const TORCH_DISTRIBUTED_PATH = /(?:^|[\\/])(?:torch[\\/]distributed|torchelastic)[\\/]/;

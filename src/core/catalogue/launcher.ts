@@ -1,0 +1,156 @@
+import type { CatalogueEntry } from './types';
+
+// torchrun itself (torch/distributed/run.py, launcher/api.py) and the job script around it. Templates:
+// shared/docs/pytorch-log-formats.md §5.1; samples from the corpus runs unless a line says otherwise.
+
+const LAUNCH_KEYS = [
+  'entrypoint',
+  'min_nodes',
+  'max_nodes',
+  'nproc_per_node',
+  'run_id',
+  'rdzv_backend',
+  'rdzv_endpoint',
+  'rdzv_configs',
+  'max_restarts',
+  'monitor_interval',
+  'log_dir',
+  'metrics_cfg',
+];
+
+export const LAUNCHER: CatalogueEntry[] = [
+  {
+    id: 'omp-banner',
+    kind: 'launch',
+    anchors: ['Setting OMP_NUM_THREADS environment variable'],
+    pattern: 'Setting OMP_NUM_THREADS environment variable for each process to be (?<omp>\\d+) in default',
+    samples: [
+      '2026-11-29T18:35:04.735310853Z Setting OMP_NUM_THREADS environment variable for each process to be 1 in default, to avoid your system being overloaded, please further tune the variable for optimal performance in your application as needed. ',
+    ],
+    versions: '1.13–2.6',
+    source: 'torch/distributed/run.py',
+  },
+  {
+    id: 'nproc-info',
+    kind: 'launch',
+    anchors: ['Using nproc_per_node='],
+    pattern: 'Using nproc_per_node=(?<nproc_per_node>\\d+)\\.',
+    samples: ['I1129 18:24:49.876000 32111 torch/distributed/run.py:675] Using nproc_per_node=2.'],
+    effects: { facts: { nprocPerNode: 'nproc_per_node' } },
+    versions: '1.13–2.6',
+    source: 'torch/distributed/run.py',
+  },
+  {
+    id: 'launch-config',
+    kind: 'launch',
+    anchors: ['Starting elastic_operator with launch configs'],
+    pattern: 'Starting elastic_operator with launch configs:',
+    samples: ['INFO:torch.distributed.launcher.api:Starting elastic_operator with launch configs:'],
+    effects: {
+      facts: {
+        backend: 'rdzv_backend',
+        endpoint: 'rdzv_endpoint',
+        runId: 'run_id',
+        minNodes: 'min_nodes',
+        maxNodes: 'max_nodes',
+        nprocPerNode: 'nproc_per_node',
+        rdzvConfigsDict: 'rdzv_configs',
+      },
+      identity: [{ kind: 'node-rank', field: 'rdzv_configs', read: 'rdzv-rank' }],
+      runIdField: 'run_id',
+    },
+    versions: '1.13–2.6',
+    source: 'torch/distributed/launcher/api.py',
+  },
+  {
+    id: 'launch-config-field',
+    kind: 'field',
+    anchors: LAUNCH_KEYS.map((k) => `${k} `),
+    pattern: `^\\s+(?<key>${LAUNCH_KEYS.join('|')}) {0,20}: (?<val>.*)$`,
+    samples: [
+      '  entrypoint       : train.py',
+      "I1129 18:29:55.434000 943 torch/distributed/launcher/api.py:194]   rdzv_configs     : {'timeout': '30', 'rank': 0}",
+    ],
+    blockOf: 'launch-config',
+    // Generous: posted logs may have a blank line between every line.
+    maxDistance: 40,
+    versions: '1.13–2.6',
+    source: 'torch/distributed/launcher/api.py',
+  },
+  {
+    // A launch command with torchrun's own flags, whatever runs it: torchrun, python -m torch.distributed.run,
+    // srun/ssh/mpirun wrappers, a shell's xtrace `+ ` or an echo of the command.
+    id: 'torchrun-command',
+    kind: 'launch',
+    anchors: ['--nnodes', '--nproc_per_node', '--nproc-per-node'],
+    pattern:
+      '^(?=.*?--nnodes[= ])(?=.*?--(?:rdzv[_-]backend|nproc[_-]per[_-]node|master[_-]addr|node[_-]rank)[= ])(?<args>.*)$',
+    samples: [
+      // Shape of a Slurm batch script's xtrace (own values): `srun torchrun --nnodes … --rdzv-backend c10d …`.
+      '+ srun torchrun --nnodes=4 --nproc-per-node=8 --rdzv-backend=c10d --rdzv-endpoint=gpu-a01:29500 --rdzv-id=7781 train.py',
+      'torchrun --nnodes=2 --nproc_per_node=4 --node_rank=1 --master_addr=10.0.3.7 --master_port=29500 train.py --epochs 3',
+    ],
+    effects: {
+      facts: { launchArgs: 'args' },
+      identity: [{ kind: 'node-rank', field: 'args', read: 'node-rank-flag' }],
+    },
+    versions: 'any (the job script echoes or traces the command)',
+    source: 'the job script; flags from torch/distributed/run.py',
+  },
+  {
+    id: 'random-run-id',
+    kind: 'info',
+    anchors: ['generated a random run_id'],
+    pattern: 'config has no run_id, generated a random run_id: (?<run_id>\\S+)',
+    samples: ['WARNING:torch.distributed.run:config has no run_id, generated a random run_id: 7c1e58d2-5e4a'],
+    effects: { runIdField: 'run_id' },
+    versions: '1.13–2.6',
+    source: 'torch/distributed/run.py',
+  },
+  {
+    id: 'standalone-info',
+    kind: 'info',
+    anchors: ['--rdzv_backend=', '--rdzv-backend='],
+    pattern: '^--rdzv[_-]backend=(?<backend>\\S+) --rdzv[_-]endpoint=(?<endpoint>\\S+) --rdzv[_-]id=(?<run_id>\\S+)',
+    samples: ['--rdzv-backend=c10d --rdzv-endpoint=localhost:29400 --rdzv-id=4c9a1f07-1d22-4a8e-9d0b-5b3f2e6c7a10'],
+    effects: { facts: { backend: 'backend', endpoint: 'endpoint' }, runIdField: 'run_id' },
+    versions: '1.13–2.6 (--standalone)',
+    source: 'torch/distributed/run.py',
+  },
+  {
+    // Work a job script does before it starts torchrun: the seed problem's delay shows up here.
+    id: 'prelaunch-activity',
+    kind: 'info',
+    anchors: [
+      'download',
+      'Download',
+      'unpack',
+      'Unpack',
+      'extract',
+      'Extract',
+      'tar -x',
+      'pip install',
+      'Collecting ',
+      'Pulling',
+      'rsync',
+      'aws s3',
+      'gsutil',
+      'wget',
+      'curl ',
+      'sha256sum',
+      'Copying',
+      "' -> '",
+    ],
+    pattern:
+      "(?<what>[Dd]ownload\\w*|[Uu]npack\\w*|[Ee]xtract\\w*|tar -x\\w*|pip install|Collecting \\S+|Pulling\\b|rsync|aws s3 (?:cp|sync)|gsutil|wget|curl |sha256sum|Copying|' -> ')",
+    samples: [
+      '2026-11-29T18:37:46.548536787Z downloading dataset shard s3://trainjob-datasets/shards/shard-00000.tar.gz (525810 bytes)',
+      "2026-11-29T18:37:51.514618306Z '/data/generated-capture/scratch/bucket/shard-00000.tar.gz' -> './shard-00000.tar.gz'",
+    ],
+    effects: { shown: true, notTorchEvidence: true },
+    heuristic: true,
+    untilLaunch: true,
+    versions: 'any (job script before torchrun)',
+    source: 'the job script',
+  },
+];

@@ -1,0 +1,54 @@
+import type { CatalogueEntry } from './types';
+
+// init_process_group and its store-based barrier (torch/distributed/distributed_c10d.py). Templates:
+// docs/pytorch-log-formats.md §5.8.
+
+export const PROCESS_GROUP: CatalogueEntry[] = [
+  {
+    id: 'pg-backend-config',
+    kind: 'info',
+    anchors: ['Using backend config'],
+    pattern: 'Using backend config: (?<cfg>.*)$',
+    samples: [
+      "I1129 18:41:55.837000 6676 torch/distributed/distributed_c10d.py:436] Using backend config: {'cpu': 'gloo', 'cuda': 'gloo'}",
+    ],
+    versions: '2.6',
+    source: 'torch/distributed/distributed_c10d.py',
+  },
+  {
+    id: 'store-barrier-wait',
+    kind: 'info',
+    anchors: ['Waiting in store based barrier'],
+    pattern:
+      'Waiting in store based barrier to initialize process group for (?:(?<secs>[\\d.]+) seconds)?rank: (?<rank>\\d+), key: (?<key>[^ ]+) \\(world_size=(?<ws>\\d+), (?:worker_count|num_workers_joined)=(?<n>\\d+), timeout=(?<td>[^ )]+)',
+    samples: [
+      'INFO:torch.distributed.distributed_c10d:Waiting in store based barrier to initialize process group for rank: 3, key: store_based_barrier_key:1 (world_size=8, worker_count=6, timeout=0:30:00)',
+    ],
+    versions: '1.13 (INFO), 2.6 (DEBUG)',
+    source: 'torch/distributed/distributed_c10d.py',
+  },
+  {
+    id: 'store-barrier-done',
+    kind: 'pg-ready',
+    anchors: ['Completed store-based barrier'],
+    pattern: '\\bRank (?<rank>\\d+): Completed store-based barrier for key:(?<key>\\S+) with (?<n>\\d+) nodes',
+    samples: [
+      '[default1]:2026-11-29 18:16:16,078 INFO torch.distributed.distributed_c10d: Rank 1: Completed store-based barrier for key:store_based_barrier_key:1 with 8 nodes.',
+    ],
+    versions: '1.13–2.6',
+    source: 'torch/distributed/distributed_c10d.py',
+  },
+  {
+    id: 'store-barrier-timeout',
+    kind: 'failure',
+    anchors: ['Timed out initializing process group in store based barrier'],
+    pattern:
+      'Timed out initializing process group in store based barrier on rank:? ?(?<rank>\\d+), for key: (?<key>\\S+) \\(world_size=(?<ws>\\d+), (?:worker_count|num_workers_joined)=(?<n>\\d+), timeout=(?<td>[^ )]+)',
+    samples: [
+      'RuntimeError: Timed out initializing process group in store based barrier on rank: 5, for key: store_based_barrier_key:1 (world_size=16, worker_count=12, timeout=0:30:00)',
+    ],
+    effects: { stage: 'pg-init', role: 'primary', limit: { field: 'td', unit: 'timedelta' } },
+    versions: '1.13–2.6',
+    source: 'torch/distributed/distributed_c10d.py',
+  },
+];

@@ -1,0 +1,46 @@
+import type { CatalogueEntry } from './types';
+
+// What training scripts commonly print around init_process_group and the first step. Heuristics: many
+// scripts print something like these. Words about init_process_group show torch.distributed ran (weakly);
+// a step counter shows nothing of the kind.
+
+export const SCRIPT: CatalogueEntry[] = [
+  {
+    id: 'pg-init-begin',
+    kind: 'info',
+    anchors: ['calling init_process_group', 'Initializing process group', 'initializing process group'],
+    pattern: '(?:calling init_process_group|[Ii]nitializing process group)',
+    samples: [
+      "2026-11-29T18:35:54.157312292Z [rank1] worker started on node0 (local_rank=1); calling init_process_group('gloo')",
+    ],
+    heuristic: true,
+    once: true,
+    versions: 'any (training script output)',
+    source: 'the training script',
+  },
+  {
+    id: 'pg-init-done',
+    kind: 'pg-ready',
+    anchors: ['init_process_group done', 'init_process_group finished', 'process group initialized'],
+    pattern: '(?:init_process_group (?:done|finished)|process group initialized)',
+    samples: ['2026-11-29T18:35:54.269878476Z [rank0] init_process_group done after 0.10s: world_size=8 rank=0'],
+    heuristic: true,
+    once: true,
+    versions: 'any (training script output)',
+    source: 'the training script',
+  },
+  {
+    // The first training-step line of the run (a resumed job starts at step N, so any number counts).
+    id: 'first-step',
+    kind: 'first-step',
+    anchors: ['step', 'Step', 'iter', 'Iter'],
+    pattern:
+      '\\b(?:[Ss]tep|[Ii]ter(?:ation)?)\\b[ \\t]{0,4}[:=#]?[ \\t]{0,4}\\[?(?<step>\\d{1,12})(?:[ \\t]{0,4}/[ \\t]{0,4}\\d{1,12})?\\]?(?![\\d.])',
+    samples: ['[rank0] step 1: all_reduce sum=36 (expected 36)'],
+    effects: { notTorchEvidence: true },
+    heuristic: true,
+    once: true,
+    versions: 'any (training script output)',
+    source: 'the training script',
+  },
+];

@@ -1,0 +1,239 @@
+import type { CatalogueEntry } from './types';
+
+// The TCPStore and its sockets (torch/csrc/distributed/c10d/TCPStore.cpp, socket.cpp, Utils.hpp), as C++ log
+// lines and as the Python exceptions they become. Templates: docs/pytorch-log-formats.md §5.7. Per-address
+// warnings are retried and benign while retrying; the final error of a connect attempt is the failure.
+
+/** An address as c10d prints it: `[host]:port`, `host:port`, `[::ffff:10.1.2.3]:port`. */
+const ADDR = '\\[?(?<host>[^\\s\\]]+?)\\]?:(?<port>\\d{1,5})';
+
+export const TCPSTORE: CatalogueEntry[] = [
+  {
+    id: 'tcp-client-retry',
+    kind: 'info',
+    anchors: ['TCP client failed to connect/validate'],
+    pattern:
+      'TCP client failed to connect/validate to host (?<host>\\S+):(?<port>\\d+) - retrying \\(try=(?<try>\\d+), timeout=(?<ms>\\d+)ms',
+    samples: [
+      '[W1129 18:31:02.042019295 TCPStore.cpp:330] [c10d] TCP client failed to connect/validate to host node0:29520 - retrying (try=0, timeout=30000ms, delay=26830ms): The client socket has timed out after 30000ms while trying to connect to (node0, 29520).',
+    ],
+    versions: '2.6 (introduction unverified)',
+    source: 'torch/csrc/distributed/c10d/TCPStore.cpp',
+  },
+  {
+    id: 'tcp-client-gave-up',
+    kind: 'error',
+    anchors: ['TCP client failed to connect/validate'],
+    pattern:
+      'TCP client failed to connect/validate to host (?<host>\\S+):(?<port>\\d+) - timed out \\(try=(?<try>\\d+), timeout=(?<ms>\\d+)ms',
+    samples: [
+      '[E1129 18:31:29.875707662 TCPStore.cpp:318] [c10d] TCP client failed to connect/validate to host node0:29520 - timed out (try=1, timeout=30000ms): The client socket has timed out after 30000ms while trying to connect to (node0, 29520).',
+    ],
+    effects: { stage: 'store-connect', role: 'consequence', refine: 'frames', refineTo: ['pg-init'] },
+    versions: '2.6 (introduction unverified)',
+    source: 'torch/csrc/distributed/c10d/TCPStore.cpp',
+  },
+  {
+    id: 'client-connect-timeout',
+    kind: 'failure',
+    anchors: ['The client socket has timed out after'],
+    pattern:
+      'The client socket has timed out after (?<t>\\d+)(?<unit>ms|s) while trying to connect to \\((?<host>[^,\\s]+), (?<port>\\d+)\\)',
+    samples: [
+      'E20261129 19:17:51.761351 31449 socket.cpp:860] [c10d] The client socket has timed out after 60s while trying to connect to (node0, 29811).',
+      'torch.distributed.DistNetworkError: The client socket has timed out after 30000ms while trying to connect to (node0, 29520).',
+    ],
+    effects: {
+      stage: 'store-connect',
+      role: 'primary',
+      refine: 'frames',
+      refineTo: ['pg-init'],
+      limit: { field: 't', unit: 'unit-field' },
+      waitedSinceLaunch: { field: 't', unit: 'unit-field' },
+    },
+    versions: '1.13–2.6 (900s in 1.13, 900000ms in 2.x)',
+    source: 'torch/csrc/distributed/c10d/socket.cpp',
+  },
+  {
+    // Before 1.13 the connect deadline read differently (torch/lib/c10d Utils.cpp, tcputil::connect).
+    id: 'connect-timed-out-old',
+    kind: 'failure',
+    anchors: ['connect() timed out'],
+    pattern: 'connect\\(\\) timed out\\. Original timeout was (?<ms>\\d+) ms',
+    samples: ['RuntimeError: connect() timed out. Original timeout was 1800000 ms.'],
+    effects: {
+      stage: 'store-connect',
+      role: 'primary',
+      refine: 'frames',
+      refineTo: ['pg-init'],
+      limit: { field: 'ms', unit: 'ms' },
+      waitedSinceLaunch: { field: 'ms', unit: 'ms' },
+    },
+    versions: '≤ 1.12',
+    source: 'torch/lib/c10d/Utils.cpp (tcputil::connect)',
+  },
+  {
+    id: 'not-listening',
+    kind: 'info',
+    anchors: ['is listening yet'],
+    pattern: 'No socket on \\((?<host>[^,\\s]+), (?<port>\\d+)\\) is listening yet, will retry',
+    samples: ['[I socket.cpp:667] [c10d] No socket on (node0, 29500) is listening yet, will retry.'],
+    versions: '1.13–2.6 (INFO, hidden by default)',
+    source: 'torch/csrc/distributed/c10d/socket.cpp',
+  },
+  {
+    // The final error of one connect attempt over every address of the host: the store was not reachable.
+    id: 'connect-any-failed',
+    kind: 'failure',
+    anchors: ['failed to connect to any network address'],
+    pattern: 'The client socket has failed to connect to any network address of \\((?<host>[^,\\s]+), (?<port>\\d+)\\)',
+    samples: [
+      '[E socket.cpp:860] [c10d] The client socket has failed to connect to any network address of (10.0.3.7, 29500).',
+      'RuntimeError: The client socket has failed to connect to any network address of (gpu-b12, 29400).',
+    ],
+    effects: { stage: 'store-connect', role: 'primary', refine: 'frames', refineTo: ['pg-init'] },
+    versions: '1.13–2.6',
+    source: 'torch/csrc/distributed/c10d/socket.cpp',
+  },
+  {
+    // One address of the host refused or unreachable: retried while the deadline lasts (Windows prints
+    // `system error: N` with the text in the user's language).
+    id: 'connect-error',
+    kind: 'info',
+    anchors: ['The client socket has failed to connect to'],
+    pattern: `The client socket has failed to connect to ${ADDR} \\((?<cat>errno|system error): (?<code>-?\\d+) - (?<text>[^)]*)\\)`,
+    samples: [
+      '[W socket.cpp:601] [c10d] The client socket has failed to connect to [node0]:29500 (errno: 99 - Cannot assign requested address).',
+      '[W ..\\torch\\csrc\\distributed\\c10d\\socket.cpp:601] [c10d] The client socket has failed to connect to [ws-07.corp.example]:29500 (system error: 10049 - 在其上下文中，该请求的地址无效。).',
+      '[W1201 08:03:11.201733012 socket.cpp:752] [c10d] The client socket has failed to connect to [::ffff:10.0.3.7]:29500 (errno: 113 - No route to host).',
+    ],
+    versions: '1.13–2.6',
+    source: 'torch/csrc/distributed/c10d/socket.cpp',
+  },
+  {
+    // Creating a socket of one address family failed (errno 97 on hosts without IPv6): the other family is tried.
+    id: 'socket-init-failed',
+    kind: 'info',
+    anchors: ['cannot be initialized to connect', 'cannot be initialized on'],
+    pattern: `The (?<side>client|server) socket cannot be initialized (?:to connect to|on) ${ADDR} \\((?<cat>errno|system error): (?<code>-?\\d+) - (?<text>[^)]*)\\)`,
+    samples: [
+      '[W socket.cpp:426] [c10d] The server socket cannot be initialized on [::]:29500 (errno: 97 - Address family not supported by protocol).',
+      '[W socket.cpp:601] [c10d] The client socket cannot be initialized to connect to [localhost]:29500 (errno: 97 - Address family not supported by protocol).',
+    ],
+    versions: '1.13–2.6',
+    source: 'torch/csrc/distributed/c10d/socket.cpp',
+  },
+  {
+    id: 'dns-error',
+    kind: 'failure',
+    anchors: ['cannot be retrieved (gai error'],
+    pattern:
+      'network addresses of \\((?<host>[^,\\s]+), (?<port>\\d+)\\) cannot be retrieved \\(gai error: (?<code>-?\\d+) - (?<text>[^)]*)\\)',
+    samples: [
+      '[W socket.cpp:401] [c10d] The IPv4 network addresses of (trainjob-master-0, 29500) cannot be retrieved (gai error: -2 - Name or service not known).',
+    ],
+    effects: { stage: 'store-connect', role: 'primary' },
+    versions: '1.13–2.6',
+    source: 'torch/csrc/distributed/c10d/socket.cpp',
+  },
+  {
+    // The DNS wording before 1.13 (TCPStore in rendezvous.py's env:// handler).
+    id: 'host-not-found',
+    kind: 'failure',
+    anchors: ['host not found: '],
+    pattern: '(?:ValueError|RuntimeError): host not found: (?<text>.+)$',
+    samples: ['ValueError: host not found: Temporary failure in name resolution'],
+    effects: { stage: 'store-connect', role: 'primary', refine: 'frames', refineTo: ['pg-init'] },
+    versions: '≤ 1.12 (seen with torchelastic 0.2 and torch 1.1–1.9)',
+    source: 'torch/lib/c10d/Utils.cpp; shape from pytorch/pytorch#64990, pytorch/elastic#113',
+  },
+  {
+    id: 'server-bind-failed',
+    kind: 'failure',
+    anchors: ['The server socket has failed to'],
+    pattern:
+      'The server socket has failed to (?:bind to (?<addr>\\S+) (?<err>\\([^)]*\\))|listen on any local network address)',
+    samples: [
+      '[W socket.cpp:436] [c10d] The server socket has failed to bind to [::]:29500 (errno: 98 - Address already in use).',
+    ],
+    effects: { stage: 'other', role: 'primary' },
+    versions: '1.13–2.6',
+    source: 'torch/csrc/distributed/c10d/socket.cpp',
+  },
+  {
+    id: 'master-wait-clients',
+    kind: 'failure',
+    anchors: ['seconds waiting for clients'],
+    pattern:
+      'Timed out after (?<secs>\\d+) seconds waiting for clients\\. (?<joined>\\d+)/(?<expected>\\d+) clients joined',
+    samples: ['torch.distributed.DistStoreError: Timed out after 31 seconds waiting for clients. 3/4 clients joined.'],
+    effects: {
+      stage: 'rendezvous-timeout',
+      role: 'primary',
+      limit: { field: 'secs', unit: 's' },
+      waitedSinceLaunch: { field: 'secs', unit: 's' },
+      store: 'hosts',
+      backend: 'static',
+    },
+    versions: '2.2–2.6 (≤2.1 continues silently)',
+    source: 'torch/csrc/distributed/c10d/TCPStore.cpp',
+  },
+  {
+    // One text, three meanings: only the frames above it tell rank assignment from the exit barrier.
+    id: 'socket-timeout',
+    kind: 'failure',
+    anchors: ['Socket Timeout'],
+    pattern:
+      '(?:^|: )(?:(?<exc>RuntimeError|(?:torch\\.distributed\\.)?Dist(?:Store|Network|Backend)Error): )?Socket Timeout\\s*$',
+    samples: ['2026-11-29T19:38:58.555080032Z RuntimeError: Socket Timeout'],
+    effects: { stage: 'other', role: 'primary', refine: 'frames' },
+    versions: '1.13–2.3 (RuntimeError / DistStoreError)',
+    source: 'torch/csrc/distributed/c10d/Utils.hpp (SYSCHECK on SO_RCVTIMEO)',
+  },
+  {
+    id: 'wait-timeout-keys',
+    kind: 'failure',
+    anchors: ['wait timeout after'],
+    pattern: 'wait timeout after (?<ms>\\d+)ms, keys: (?<keys>.*)$',
+    samples: ['torch.distributed.DistStoreError: wait timeout after 20000ms, keys: /default_pg/0//cpu//0/4'],
+    effects: { stage: 'other', role: 'primary', refine: 'keys', limit: { field: 'ms', unit: 'ms' } },
+    versions: '2.6 (introduction unverified)',
+    source: 'torch/csrc/distributed/c10d/TCPStore.cpp',
+  },
+  {
+    id: 'wait-for-input',
+    kind: 'error',
+    anchors: ['waitForInput:'],
+    pattern:
+      'waitForInput: (?:poll for socket .+? returned 0, likely a timeout|socket .+? timed out after (?<ms>\\d+)ms)',
+    samples: [
+      '[W1129 18:40:42.414010455 socket.cpp:489] [c10d] waitForInput: socket SocketImpl(fd=3, addr=[localhost]:49586, remote=[node0]:29590) timed out after 20000ms',
+    ],
+    effects: { stage: 'other', role: 'consequence', refine: 'frames' },
+    versions: '2.6',
+    source: 'torch/csrc/distributed/c10d/socket.cpp',
+  },
+  {
+    id: 'connection-lost',
+    kind: 'error',
+    anchors: ['Broken pipe', 'failed to recv, got 0 bytes', 'Connection reset by peer'],
+    pattern: '(?<what>Broken pipe|failed to recv, got 0 bytes|Connection reset by peer)',
+    samples: [
+      'RuntimeError: Broken pipe',
+      'E1129 18:29:52.168000 816 torch/distributed/elastic/agent/server/api.py:954] torch.distributed.DistNetworkError: Connection reset by peer',
+    ],
+    effects: { stage: 'other', role: 'consequence', refine: 'frames', store: 'lost' },
+    versions: '1.13–2.6',
+    source: 'torch/csrc/distributed/c10d/TCPStore.cpp, Utils.hpp',
+  },
+  {
+    id: 'libuv-missing',
+    kind: 'failure',
+    anchors: ['use_libuv was requested but PyTorch was build without libuv support'],
+    pattern: 'use_libuv was requested but PyTorch was build without libuv support',
+    samples: ['RuntimeError: use_libuv was requested but PyTorch was build without libuv support'],
+    effects: { stage: 'other', role: 'primary' },
+    versions: '2.4–2.6 builds without libuv',
+    source: 'torch/csrc/distributed/c10d/TCPStore.cpp',
+  },
+];

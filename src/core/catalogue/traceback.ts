@@ -1,0 +1,60 @@
+import type { CatalogueEntry } from './types';
+
+// Python tracebacks and the facts they reveal. Frames are read by the extractor (they classify the
+// exception below them); the exception line itself is the catch-all failure, after every specific entry.
+
+export const TRACEBACK: CatalogueEntry[] = [
+  {
+    id: 'torch-version-entry-point',
+    kind: 'fact',
+    anchors: ["load_entry_point('torch=="],
+    pattern: "load_entry_point\\('torch==(?<version>[^']+)'",
+    samples: ["    sys.exit(load_entry_point('torch==1.13.0a0+gitunknown', 'console_scripts', 'torchrun')())"],
+    effects: { facts: { torchVersion: 'version' } },
+    versions: '1.13–2.6 (console-script wrapper in tracebacks)',
+    source: 'the torchrun console script',
+  },
+  {
+    id: 'torch-version-stated',
+    kind: 'fact',
+    anchors: ['PyTorch version:', 'torch version:', 'torch.__version__', 'Torch version:'],
+    pattern:
+      '(?:PyTorch|[Tt]orch) version:? {0,4}=? {0,4}(?<version>\\d+\\.\\d+(?:\\.\\d+)?[\\w.+-]{0,40})|torch\\.__version__ {0,4}[=:] {0,4}[\'"]?(?<version2>\\d+\\.\\d+(?:\\.\\d+)?[\\w.+-]{0,40})',
+    samples: ['PyTorch version: 2.1.2+cu121'],
+    effects: { facts: { torchVersion: 'version' }, notTorchEvidence: true },
+    versions: 'any (collect_env, scripts)',
+    source: 'collect_env / the training script',
+  },
+  {
+    id: 'traceback-start',
+    kind: 'traceback',
+    anchors: ['Traceback (most recent call last)'],
+    pattern: 'Traceback \\(most recent call last\\)',
+    samples: ['Traceback (most recent call last):'],
+    versions: 'Python',
+    source: 'Python',
+  },
+  {
+    id: 'traceback-frame',
+    kind: 'frame',
+    anchors: ['File "'],
+    pattern: 'File "(?<path>[^"]+)", line (?<lineno>\\d+), in (?<fn>[\\w<>]+)',
+    samples: [
+      '  File "/usr/lib/python3/dist-packages/torch/distributed/elastic/agent/server/api.py", line 709, in run',
+    ],
+    versions: 'Python',
+    source: 'Python',
+  },
+  {
+    // Any other exception line at the end of a traceback (e.g. the Debian 1.13 `AttributeError` crash).
+    id: 'python-exception',
+    kind: 'failure',
+    anchors: ['Error: ', 'Exception: '],
+    pattern:
+      '(?:^|[\\s:>|\\]])(?<exc>(?:[A-Za-z_]\\w{0,60}\\.){0,8}[A-Za-z_]\\w{0,60}(?:Error|Exception)): (?<detail>.+)$',
+    samples: ["AttributeError: 'NoneType' object has no attribute 'get'"],
+    effects: { stage: 'other', role: 'primary', refine: 'frames', notTorchEvidence: true },
+    versions: 'Python',
+    source: 'Python',
+  },
+];

@@ -1,0 +1,101 @@
+import type { EventKind, FailureStage, IdentityHint } from '../model';
+
+// What a catalogue entry is. An entry is the one home of a message's meaning: how to find it (anchors,
+// pattern), what real lines look like (samples), and what it says (effects). Code elsewhere reads effects;
+// it never compares ids.
+
+export type EntryKind = EventKind | 'field' | 'fact' | 'frame' | 'traceback';
+
+/** Primary: a root signal on the node that printed it. Consequence: a reaction to another node's failure. */
+export type Role = 'primary' | 'consequence';
+
+export type DurationUnit = 'ms' | 's' | 'unit-field' | 'timedelta';
+
+/** A duration the message prints, in one of its fields. */
+export interface StatedDuration {
+  field: string;
+  unit: DurationUnit;
+}
+
+/** Facts about the job a message prints, each read from one of its fields. */
+export interface FactFields {
+  backend?: string;
+  endpoint?: string;
+  runId?: string;
+  minNodes?: string;
+  maxNodes?: string;
+  /** A node count like `2` or `2:4` (torchrun's --nnodes). */
+  nnodes?: string;
+  nprocPerNode?: string;
+  /** `{'timeout': '30', 'rank': 0}` as torchrun prints rdzv_configs. */
+  rdzvConfigsDict?: string;
+  /** A command line whose torchrun flags state the facts. */
+  launchArgs?: string;
+  /** The size of the world that formed (nodes). */
+  worldNodes?: string;
+  /** `[8, 8]`: global world sizes of the workers. */
+  globalWorldSizes?: string;
+  torchVersion?: string;
+}
+
+/** Identity a message carries in a field. */
+export interface IdentityField {
+  kind: IdentityHint['kind'];
+  field: string;
+  /** c10d node ids are `<host>_<pid>_<n>`; `rdzv-rank` reads `'rank': N` from an rdzv_configs dict. */
+  read?: 'c10d-node-id' | 'rdzv-rank' | 'node-rank-flag' | 'trim';
+}
+
+/** What a message says: read by the job builder, the failure analysis and the findings. */
+export interface Effects {
+  /** The failure stage it belongs to; traceback frames or extracted keys may refine it (see `refine`). */
+  stage?: FailureStage;
+  role?: Role;
+  /** How the stage is refined: the traceback frames before it, the store keys it names, the collective's SeqNum, or the inner exception. */
+  refine?: 'frames' | 'keys' | 'seq' | 'inner';
+  /** With `refine: 'frames'`: the stages the frames may turn it into (default: any). */
+  refineTo?: FailureStage[];
+  /** A consequence becomes a primary signal when this field reaches the value (exit barrier near 300 s). */
+  primaryIfAtLeast?: { field: string; value: number };
+  /** The timeout that fired, as the message prints it. */
+  limit?: StatedDuration;
+  /** A wait that began at the node's launch and lasted this long (places an untimed failure, or the launch). */
+  waitedSinceLaunch?: StatedDuration;
+  /** What the message shows of the store host: this node hosts it; this node reached it; lost it after reaching it. */
+  store?: 'hosts' | 'reached' | 'lost';
+  identity?: IdentityField[];
+  facts?: FactFields;
+  /** The rendezvous backend the message implies when nothing states it. */
+  backend?: 'c10d' | 'etcd' | 'static';
+  /** The field holding the rendezvous id the agent used. */
+  runIdField?: string;
+  /** The field holding a `YYYY-MM-DD_HH:MM:SS` local time: a clock for a line that has none. */
+  timeField?: string;
+  /** An info event worth showing on the timeline. */
+  shown?: boolean;
+  /** Lines any program may print: they describe a run, they do not show torchrun. */
+  notTorchEvidence?: boolean;
+}
+
+export interface CatalogueEntry {
+  id: string;
+  kind: EntryKind;
+  /** Literal strings; a line is a candidate for this entry only if it contains one of them. */
+  anchors: string[];
+  /** Regex source (JS flavour, named groups) searched in the message once its prefixes are peeled; not anchored at the line start. */
+  pattern: string;
+  /** Whole lines as real logs print them (prefixes included); the test checks each is claimed by this entry first. */
+  samples: string[];
+  versions: string;
+  source: string;
+  effects?: Effects;
+  /** For `field` entries: the block they belong to, and how far below its start they may appear. */
+  blockOf?: string;
+  maxDistance?: number;
+  /** A heuristic for user-script output, not a PyTorch message: weaker evidence. */
+  heuristic?: boolean;
+  /** Only the first match per stream matters (e.g. first step); later anchors may be skipped. */
+  once?: boolean;
+  /** Only lines before torchrun's first line matter (work done before the launch). */
+  untilLaunch?: boolean;
+}

@@ -1,0 +1,76 @@
+import { ENTRY } from '../catalogue';
+import type { IdentityField } from '../catalogue';
+import { hostFromNodeId } from '../identity';
+import type { IdentityHint, LogEvent } from '../model';
+import type { StreamState } from './stream';
+
+// Who a stream is, from what its recognised lines say (each entry declares which of its fields name a host
+// or a rank) and from the prefixes that name a host without splitting the file.
+
+const RDZV_RANK = /'rank':\s*(\d{1,7})/;
+const NODE_RANK_FLAG = /--node[_-]rank[= ](\d{1,7})/;
+
+function read(rule: IdentityField, e: LogEvent): string | null {
+  const raw = e.fields[rule.field];
+  if (raw === undefined) return null;
+  switch (rule.read) {
+    case 'c10d-node-id':
+      return hostFromNodeId(raw);
+    case 'rdzv-rank':
+      return RDZV_RANK.exec(raw)?.[1] ?? null;
+    case 'node-rank-flag':
+      return NODE_RANK_FLAG.exec(raw)?.[1] ?? null;
+    case 'trim':
+      return raw.trim() || null;
+    default:
+      return raw.trim() || null;
+  }
+}
+
+function evidenceOf(rule: IdentityField, e: LogEvent, value: string): string {
+  const line = rule.field === 'rdzv_configs' ? (e.blockLines?.rdzv_configs?.line ?? e.line) : e.line;
+  const raw = e.fields[rule.field] ?? '';
+  const shown = raw.length > 80 ? raw.slice(0, 80) + '…' : raw;
+  switch (rule.read) {
+    case 'c10d-node-id':
+      return `line ${line}: node id '${raw}'`;
+    case 'rdzv-rank':
+      return `line ${line}: rdzv_configs ${shown} (static --node_rank)`;
+    case 'node-rank-flag':
+      return `line ${line}: torchrun --node_rank=${value}`;
+    default:
+      return `line ${line}: ${rule.field}=${shown} (${e.id})`;
+  }
+}
+
+export function contentHints(s: StreamState): IdentityHint[] {
+  const hints: IdentityHint[] = [];
+  const seen = new Set<string>();
+  const add = (h: IdentityHint) => {
+    const k = `${h.kind}:${h.value}`;
+    if (seen.has(k)) return;
+    seen.add(k);
+    hints.push(h);
+  };
+  for (const e of s.x.events) {
+    const fx = ENTRY.get(e.id)?.effects;
+    if (!fx) continue;
+    for (const rule of fx.identity ?? []) {
+      const value = read(rule, e);
+      if (value !== null) add({ kind: rule.kind, value, evidence: evidenceOf(rule, e, value), confidence: 'high' });
+    }
+    if (fx.store === 'hosts')
+      add({ kind: 'store-host', value: 'store', evidence: `line ${e.line}: ${brief(e.text)}`, confidence: 'high' });
+  }
+  // A host named on the lines (NCCL's `host:pid:tid`) when it is the only one: one file, one node.
+  if (s.prefixHosts.size === 1) {
+    const [host, n] = [...s.prefixHosts][0]!;
+    add({ kind: 'hostname', value: host, evidence: `${n} NCCL lines name host ${host}`, confidence: 'medium' });
+  }
+  return hints;
+}
+
+function brief(text: string): string {
+  const t = text.trim();
+  return t.length > 100 ? t.slice(0, 100) + '…' : t;
+}

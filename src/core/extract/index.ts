@@ -1,0 +1,372 @@
+import { CATALOGUE, ENTRY, isTorchEvidence, type CatalogueEntry } from '../catalogue';
+import { MAX_ERROR_FILE_BYTES, isErrorFile, readErrorFile } from '../errorFile';
+import { hintsFromPath, hostFromNodeId } from '../identity';
+import { LineScanner, anchorRegex, type ScannedLine } from '../lineScanner';
+import type { FileExtract, IdentityHint, LogEvent, StreamExtract } from '../model';
+import { WrapperMemory, parsePrefixes, type ParsedLine } from '../prefixes';
+import { contentHints } from './identity';
+import { firstEntry } from './match';
+import { errorFileProblem, problemOf } from './problems';
+import { quotedLines } from './records';
+import { newStream, noteAgent, type StreamState } from './stream';
+import {
+  agentFrames,
+  closeTraceback,
+  framesFresh,
+  readTraceback,
+  refineRole,
+  refineStage,
+  stageFromFrames,
+  torchFrames,
+} from './traceback';
+
+// Per-file extraction: scanner → prefixes → catalogue → stream state. Runs in a worker (browser) or in Node
+// (CLI), one instance per file, fed chunk by chunk; the result is plain data for the job builder.
+
+/** Stored event text is cut here; matching still sees the whole (line-limited) text. */
+const MAX_EVENT_TEXT = 2000;
+const HEAD_LINES = 40;
+const PID_MAX = 4_194_304;
+/** In a file holding several nodes, this many lines without a new node let anchors be retired file-wide. */
+const NEW_STREAM_QUIET_LINES = 2000;
+/** Reasons a stream is torch evidence, kept for the report (the first few are enough). */
+const MAX_EVIDENCE_REASONS = 4;
+/** Entries that head a block of field lines (the launch config, the rendezvous result). */
+const BLOCK_HEADS = new Set(CATALOGUE.flatMap((e) => (e.blockOf ? [e.blockOf] : [])));
+const UNTIL_LAUNCH = CATALOGUE.filter((e) => e.untilLaunch).map((e) => e.id);
+const TORCH_ORIGIN = /(?:^|[\\/.])torch[\\/.]distributed(?:[\\/.]|$)/;
+
+const anchorCache = new Map<string, string>();
+/** The combined anchor search without the anchors that only retired entries need. */
+function anchorsWithout(retired: ReadonlySet<string>): RegExp {
+  const key = [...retired].sort().join(',');
+  let src = anchorCache.get(key);
+  if (src === undefined) {
+    src = anchorRegex(CATALOGUE.filter((e) => !retired.has(e.id)).flatMap((e) => e.anchors)).source;
+    anchorCache.set(key, src);
+  }
+  return new RegExp(src, 'g');
+}
+
+export interface Extractor {
+  push(chunk: Uint8Array): void;
+  finish(): FileExtract;
+}
+
+export interface ExtractorOptions {
+  mtimeMs?: number | null;
+  maxLineChars?: number;
+}
+
+function cutText(t: string): string {
+  const s = t.trimEnd();
+  return s.length > MAX_EVENT_TEXT ? s.slice(0, MAX_EVENT_TEXT) + ' …' : s;
+}
+
+function noteEvidence(s: StreamState, why: string): void {
+  if (s.x.torchEvidence.length < MAX_EVIDENCE_REASONS) s.x.torchEvidence.push(why);
+}
+
+/** The stream a line belongs to: its Slurm label, or the host a stream-splitting wrapper names. */
+function streamKeyOf(p: ParsedLine): string {
+  if (p.slurm !== null) return p.slurm;
+  return p.hostKeysStream && p.host ? p.host : '';
+}
+
+export function createExtractor(file: string, opts: ExtractorOptions = {}): Extractor {
+  const streams = new Map<string, StreamState>();
+  const wrappers = new WrapperMemory();
+  // eslint-disable-next-line prefer-const -- the line callback refers to it before construction ends
+  let scanner: LineScanner;
+
+  // Anchors that only retired entries need stop being searched for. With one stream per file that is as soon
+  // as the stream retires them; a labelled file (several nodes in one) waits until every stream has retired
+  // them and no new stream has appeared for a while, as another node may still need them.
+  let currentLine = 0;
+  let lastNewStream = 0;
+  let pendingRetire = false;
+  let anchorsRetired = new Set<string>();
+  const retireAnchors = (line: number) => {
+    const all = [...streams.values()].map((x) => x.retired);
+    const common = new Set([...all[0]!].filter((id) => all.every((r) => r.has(id))));
+    if (streams.size > 1 && line - lastNewStream < NEW_STREAM_QUIET_LINES) {
+      pendingRetire = common.size > anchorsRetired.size;
+      return;
+    }
+    pendingRetire = false;
+    if (common.size === anchorsRetired.size) return;
+    anchorsRetired = common;
+    scanner.setAnchors(anchorsWithout(common));
+  };
+
+  const stream = (key: string): StreamState => {
+    let s = streams.get(key);
+    if (!s) {
+      s = newStream(file, key);
+      streams.set(key, s);
+      lastNewStream = currentLine;
+    }
+    return s;
+  };
+
+  /** Prefixes that show PyTorch's distributed code printed the line, whatever the message. */
+  const prefixEvidence = (s: StreamState, l: ScannedLine, p: ParsedLine) => {
+    if (s.x.torchEvidence.length >= MAX_EVIDENCE_REASONS) return;
+    if (p.c10dTag) noteEvidence(s, `line ${l.line}: a [c10d] tag`);
+    else if (p.tee) noteEvidence(s, `line ${l.line}: torchrun's [${p.tee.role}${p.tee.localRank}]: worker prefix`);
+    else if (p.ranks.length) noteEvidence(s, `line ${l.line}: a [rank${p.ranks[0]}]: prefix`);
+    else if (p.origin && TORCH_ORIGIN.test(p.origin)) noteEvidence(s, `line ${l.line}: logged by ${p.origin}`);
+  };
+
+  const onLine = (l: ScannedLine) => {
+    currentLine = l.line;
+    if (pendingRetire && l.line - lastNewStream >= NEW_STREAM_QUIET_LINES) retireAnchors(l.line);
+    const p = parsePrefixes(l.text, wrappers);
+    const s = stream(streamKeyOf(p));
+    if (p.hostKeysStream && p.slurm === null && p.host) s.hostKey = true;
+    else if (p.host && p.outer.includes('nccl')) s.prefixHosts.set(p.host, (s.prefixHosts.get(p.host) ?? 0) + 1);
+    if (s.x.firstLine === null && l.text.trim() !== '')
+      s.x.firstLine = { line: l.line, text: cutText(l.text), clocks: p.clocks };
+    if (s.x.stream !== '') s.x.lastLine = { line: l.line, text: cutText(l.text), clocks: p.clocks };
+    prefixEvidence(s, l, p);
+    const inner = quotedLines(p.msg);
+    if (inner) {
+      // A traceback or exception quoted in JSON: read its lines as lines, dated like the line that holds them.
+      for (const text of inner) {
+        const ip = parsePrefixes(text);
+        ip.clocks = [...p.clocks, ...ip.clocks];
+        matchLine(s, { ...l, text }, ip);
+      }
+      return;
+    }
+    matchLine(s, l, p);
+  };
+
+  const matchLine = (s: StreamState, l: ScannedLine, p: ParsedLine) => {
+    const text = l.text;
+    // Traceback structure first: a collapsed traceback may hold frames and the exception on one line.
+    readTraceback(s, l.line, text);
+    if (s.frames.length && s.x.torchEvidence.length === 0 && torchFrames(s.frames))
+      noteEvidence(s, `line ${l.line}: a traceback through torch.distributed`);
+    const hit = firstEntry(text, p.msg, s.retired);
+    if (!hit) return;
+    const { entry, fields } = hit;
+    if (p.format) {
+      // Linux pids stay below 2^22; a larger glog id is a thread id, which 2.3–2.4 printed.
+      const f = p.format === 'glog' && p.glogId !== null && p.glogId > PID_MAX ? 'glog-tid' : p.format;
+      s.x.formats[f] = (s.x.formats[f] ?? 0) + 1;
+    }
+    if (entry.kind === 'field') return attachField(s, entry, l, fields);
+    const ev = makeEvent(entry, l, p, fields);
+    if (entry.kind !== 'fact' && entry.effects?.stage) {
+      const fresh = framesFresh(s, l.line);
+      ev.stage = refineStage(entry, fresh ? s.frames : null, fields);
+      ev.role = refineRole(entry, s, l.line, fields);
+      if (fresh) ev.frames = s.frames.map((f) => f.fn);
+    }
+    s.x.events.push(ev);
+    if (entry.kind === 'fact') return;
+    if (isTorchEvidence(entry)) noteEvidence(s, `line ${l.line}: ${entry.id}`);
+    if (entry.kind === 'failure' || entry.kind === 'error') closeTraceback(s);
+    s.lastEventByID.set(entry.id, ev);
+    noteAgentSigns(s, entry, ev);
+    const before = s.retired.size;
+    if (entry.once) s.retired.add(entry.id);
+    if (entry.kind === 'launch') for (const id of UNTIL_LAUNCH) s.retired.add(id);
+    if (s.retired.size !== before) retireAnchors(l.line);
+  };
+
+  const attachField = (s: StreamState, entry: CatalogueEntry, l: ScannedLine, fields: Record<string, string>) => {
+    const owner = s.lastEventByID.get(entry.blockOf!);
+    if (!owner || l.line - owner.line > (entry.maxDistance ?? 20) || !fields.key || fields.key in owner.fields) return;
+    owner.fields[fields.key] = fields.val ?? '';
+    (owner.blockLines ??= {})[fields.key] = { line: l.line, text: cutText(l.text) };
+    // A rank printed in a block (the rendezvous result's group_rank) tells agents apart like one on the line.
+    const rule = ENTRY.get(owner.id)?.effects?.identity?.find((r) => r.field === fields.key && r.kind === 'group-rank');
+    if (rule) noteAgent(s, `group_rank@${owner.fields.restart_count ?? '0'}`, (fields.val ?? '').trim());
+  };
+
+  const makeEvent = (entry: CatalogueEntry, l: ScannedLine, p: ParsedLine, fields: Record<string, string>) => {
+    const ev: LogEvent = {
+      id: entry.id,
+      kind: entry.kind as LogEvent['kind'],
+      file,
+      line: l.line,
+      text: cutText(l.text),
+      clocks: p.clocks,
+      fields,
+    };
+    if (p.ranks.length) ev.ranks = p.ranks;
+    if (p.tee) ev.localRank = p.tee.localRank;
+    return ev;
+  };
+
+  // A torchelastic error.json is read whole (it is small) and its call stack fed through like log lines.
+  const errorFile = isErrorFile(file);
+  const errorChunks: Uint8Array[] = [];
+  let errorBytes = 0;
+  const readErrorFileChunks = () => {
+    if (!Number.isFinite(errorBytes)) return null;
+    const all = new Uint8Array(errorBytes);
+    let at = 0;
+    for (const c of errorChunks) {
+      all.set(c, at);
+      at += c.length;
+    }
+    const doc = readErrorFile(new TextDecoder().decode(all));
+    if (!doc) return null;
+    const s = stream('');
+    doc.lines.forEach((text, i) => {
+      const p = parsePrefixes(text);
+      if (doc.clock) p.clocks = [doc.clock, ...p.clocks];
+      if (i === 0) s.x.firstLine = { line: 1, text: cutText(text), clocks: p.clocks };
+      matchLine(s, { line: 1, text, cut: false }, p);
+    });
+    return doc;
+  };
+
+  scanner = new LineScanner(anchorsWithout(new Set()), onLine, {
+    maxLineChars: opts.maxLineChars,
+    headLines: HEAD_LINES,
+  });
+
+  return {
+    push(chunk) {
+      if (!errorFile) scanner.push(chunk);
+      else if (errorBytes + chunk.length <= MAX_ERROR_FILE_BYTES) {
+        errorChunks.push(chunk.slice());
+        errorBytes += chunk.length;
+      } else errorBytes = Infinity;
+    },
+    finish() {
+      const st = scanner.finish();
+      const errorDoc = errorFile ? readErrorFileChunks() : null;
+      if (errorDoc) {
+        st.lines = 1;
+        st.bytes = errorBytes;
+      }
+      if (streams.size === 0) stream('');
+      const whole = streams.get('');
+      if (whole) {
+        if (st.first)
+          whole.x.firstLine = {
+            line: st.first.line,
+            text: cutText(st.first.text),
+            clocks: parsePrefixes(st.first.text, wrappers).clocks,
+          };
+        if (st.last)
+          whole.x.lastLine = {
+            line: st.last.line,
+            text: cutText(st.last.text),
+            clocks: parsePrefixes(st.last.text, wrappers).clocks,
+          };
+        whole.x.lineCount = st.lines;
+      }
+      const out = finishStreams(file, [...streams.values()]);
+      const torchy = out.some((x) => x.torchEvidence.length > 0);
+      const problem = errorFile && !errorDoc ? errorFileProblem(file) : errorDoc ? null : problemOf(file, st, torchy);
+      return {
+        file,
+        bytes: st.bytes,
+        lines: st.lines,
+        longLines: st.longLines,
+        invalidUtf8: st.invalidUtf8,
+        mtimeMs: opts.mtimeMs ?? null,
+        streams: problem ? [] : out,
+        problem,
+      };
+    },
+  };
+}
+
+/** Streams as the job builder gets them: with identity, cut tracebacks closed, empty labelled ones dropped. */
+function finishStreams(file: string, states: StreamState[]): StreamExtract[] {
+  const pathHints = hintsFromPath(file);
+  const out: StreamExtract[] = [];
+  for (const s of states) {
+    // A labelled stream with no recognised line of its own is noise of the label, not a node.
+    if (s.x.stream !== '' && s.x.events.length === 0 && s.x.torchEvidence.length === 0) continue;
+    closeCutTraceback(s);
+    s.x.agents = agentCount(s);
+    s.x.identity = [
+      ...(s.x.stream === '' || states.length === 1 ? pathHints : []),
+      ...contentHints(s),
+      ...labelHints(file, s),
+    ];
+    out.push(s.x);
+  }
+  // Drop the unlabelled remainder of a labelled file when it holds nothing of its own.
+  return out.filter((x) => x.stream !== '' || x.events.length > 0 || x.torchEvidence.length > 0 || out.length === 1);
+}
+
+function labelHints(file: string, s: StreamState): IdentityHint[] {
+  if (s.x.stream === '') return [];
+  const hints: IdentityHint[] = [];
+  if (s.hostKey)
+    hints.push({
+      kind: 'hostname',
+      value: s.x.stream,
+      evidence: `line prefix "${s.x.stream}" in ${file}`,
+      confidence: 'medium',
+    });
+  hints.push({
+    kind: 'label',
+    value: `${file}#${s.x.stream}`,
+    evidence: `line label "${s.x.stream}:" in ${file}`,
+    confidence: 'high',
+  });
+  return hints;
+}
+
+/**
+ * A paste that ends inside a traceback: the exception line lies past its end. Through the agent's own code it
+ * is the launcher being torn down; through user code it is a worker that crashed. Either is said at low
+ * confidence (the exception itself is not in the text).
+ */
+function closeCutTraceback(s: StreamState): void {
+  if (!s.tracebackOpen || s.frames.length === 0) return;
+  const last = s.x.events.at(-1);
+  if (last && last.line >= s.tracebackLine) return;
+  const agent = agentFrames(s.frames);
+  const first = s.frames[0]!;
+  const ev: LogEvent = {
+    id: agent ? 'agent-traceback-cut' : 'worker-traceback-cut',
+    kind: 'failure',
+    file: s.x.file,
+    line: s.tracebackLine,
+    text: `Traceback (most recent call last): … ${first.fn} (${s.frames.length} frames, the exception line is not in the log)`,
+    clocks: [],
+    fields: { frames: String(s.frames.length) },
+    stage: agent ? (stageFromFrames(s.frames) ?? 'other') : 'worker-error',
+    role: 'primary',
+    frames: s.frames.map((f) => f.fn),
+    confidence: 'low',
+  };
+  s.x.events.push(ev);
+  if (agent) noteEvidence(s, `line ${s.tracebackLine}: the launcher's traceback`);
+}
+
+/** How many agents this stream holds: distinct group ranks in one round, distinct c10d hosts, interleaved launches. */
+function agentCount(s: StreamState): number {
+  let n = 1;
+  for (const [kind, values] of s.agentKeys)
+    if (kind.startsWith('group_rank@') || kind === 'c10d-host') n = Math.max(n, values.size);
+  return Math.max(n, s.agentKeys.get('concurrent-launch')?.size ?? 0);
+}
+
+/** Record the signs of which agent printed an event: the host of its c10d node id, a launch block of its own. */
+function noteAgentSigns(s: StreamState, entry: CatalogueEntry, ev: LogEvent): void {
+  for (const rule of entry.effects?.identity ?? []) {
+    const raw = ev.fields[rule.field];
+    if (raw === undefined) continue;
+    if (rule.read === 'c10d-node-id') noteAgent(s, 'c10d-host', hostFromNodeId(raw));
+    if (rule.kind === 'group-rank') noteAgent(s, `group_rank@${ev.fields.round ?? '0'}`, raw.trim());
+  }
+  if (BLOCK_HEADS.has(entry.id) && entry.kind === 'launch') {
+    // A second launch block before the first agent ended (no exit or failure yet) is another agent.
+    const ended = s.x.events.some((e) => e !== ev && (e.kind === 'exit' || e.kind === 'failure'));
+    if (!ended) noteAgent(s, 'concurrent-launch', String(ev.line));
+  }
+}
+
+export { recogniseLine } from './recognise';

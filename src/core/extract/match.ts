@@ -1,0 +1,63 @@
+import { CATALOGUE, type CatalogueEntry } from '../catalogue';
+
+// Which catalogue entry a line belongs to. Each anchor maps to the entries that list it, so a line is only
+// tested against entries whose anchor it holds; among those the catalogue order decides.
+
+export interface CompiledEntry {
+  entry: CatalogueEntry;
+  /** Position in the catalogue: the match order. */
+  order: number;
+  re: RegExp;
+}
+
+export const COMPILED: CompiledEntry[] = CATALOGUE.map((entry, order) => ({
+  entry,
+  order,
+  re: new RegExp(entry.pattern),
+}));
+
+/** Entries that matching considers (frames and traceback starts are structure, read by the traceback tracker). */
+const MATCHABLE = COMPILED.filter((c) => c.entry.kind !== 'frame' && c.entry.kind !== 'traceback');
+
+const BY_ANCHOR = new Map<string, CompiledEntry[]>();
+for (const c of MATCHABLE)
+  for (const a of c.entry.anchors) {
+    const list = BY_ANCHOR.get(a) ?? [];
+    if (!list.includes(c)) list.push(c);
+    BY_ANCHOR.set(a, list);
+  }
+
+export interface Hit {
+  entry: CatalogueEntry;
+  fields: Record<string, string>;
+}
+
+/** The first entry (in catalogue order) whose anchor is on the line and whose pattern matches the message. */
+export function firstEntry(text: string, msg: string, retired: ReadonlySet<string>): Hit | null {
+  for (const c of MATCHABLE) {
+    if (retired.has(c.entry.id)) continue;
+    if (!c.entry.anchors.some((a) => text.includes(a))) continue;
+    const m = c.re.exec(msg);
+    if (m) return { entry: c.entry, fields: groupsOf(m) };
+  }
+  return null;
+}
+
+/** The same, for a line whose anchors the scanner already found: only their entries are tried. */
+export function firstEntryOf(anchors: readonly string[], msg: string, retired: ReadonlySet<string>): Hit | null {
+  const cands: CompiledEntry[] = [];
+  for (const a of anchors) for (const c of BY_ANCHOR.get(a) ?? []) if (!cands.includes(c)) cands.push(c);
+  cands.sort((a, b) => a.order - b.order);
+  for (const c of cands) {
+    if (retired.has(c.entry.id)) continue;
+    const m = c.re.exec(msg);
+    if (m) return { entry: c.entry, fields: groupsOf(m) };
+  }
+  return null;
+}
+
+export function groupsOf(m: RegExpExecArray): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (m.groups) for (const [k, v] of Object.entries(m.groups)) if (v !== undefined) out[k] = v;
+  return out;
+}

@@ -1,0 +1,59 @@
+import type { LogEvent, StreamExtract } from '../model';
+
+// What the extractor keeps per stream (one file, or one labelled node inside a file) while it reads.
+
+export interface Frame {
+  fn: string;
+  path: string;
+}
+
+export interface StreamState {
+  x: StreamExtract;
+  /** Frames of the traceback being read, outermost first (Python prints the most recent call last). */
+  frames: Frame[];
+  /** Line of the last `Traceback (most recent call last)` (or of the first frame of one without it). */
+  tracebackLine: number;
+  /** The traceback is still open: frames came, no exception line yet. */
+  tracebackOpen: boolean;
+  lastEventByID: Map<string, LogEvent>;
+  /** The stream is keyed by a host prefix (pdsh, collector, torchx…), not a Slurm task label. */
+  hostKey: boolean;
+  /** Entries this stream no longer needs: once-only entries already matched, pre-launch ones after launch. */
+  retired: Set<string>;
+  /** Hosts named by prefixes that do not split streams (NCCL's `host:pid:tid`). */
+  prefixHosts: Map<string, number>;
+  /** Signs of more than one agent in this stream: run folders, node ids, group ranks, launch blocks. */
+  agentKeys: Map<string, Set<string>>;
+}
+
+export function newStream(file: string, key: string): StreamState {
+  return {
+    x: {
+      file,
+      stream: key,
+      events: [],
+      identity: [],
+      firstLine: null,
+      lastLine: null,
+      lineCount: 0,
+      formats: {},
+      torchEvidence: [],
+      agents: 1,
+    },
+    frames: [],
+    tracebackLine: -1,
+    tracebackOpen: false,
+    lastEventByID: new Map(),
+    hostKey: false,
+    retired: new Set(),
+    prefixHosts: new Map(),
+    agentKeys: new Map(),
+  };
+}
+
+/** Note one more sign of an agent (a run folder, a node id…) under its kind. */
+export function noteAgent(s: StreamState, kind: string, value: string): void {
+  const set = s.agentKeys.get(kind) ?? new Set<string>();
+  set.add(value);
+  s.agentKeys.set(kind, set);
+}

@@ -1,0 +1,140 @@
+import {
+  HELPER_FRAMES,
+  KEY_STAGES,
+  PHASE_FRAMES,
+  TORCH_DISTRIBUTED_PATH,
+  effectsOf as effectsOfId,
+  type CatalogueEntry,
+} from '../catalogue';
+import type { FailureStage, LogEvent } from '../model';
+import type { Frame, StreamState } from './stream';
+
+// Tracebacks: their frames tell which phase was waiting when an exception (a store timeout above all) was
+// raised. The outermost phase-specific frame decides; shared helpers only when no phase frame is there.
+
+/** How far back (lines) a traceback's frames still belong to an exception line. */
+export const TRACEBACK_REACH = 400;
+/** A warning this close above a traceback is refined by the traceback's frames too. */
+const REFINE_AHEAD_LINES = 60;
+/** Watchdog timeouts on the first collectives are startup trouble; later ones are training hangs. */
+const STARTUP_SEQ_MAX = 5;
+
+const TRACEBACK_START = 'Traceback (most recent call last)';
+const FRAME_RE = /File "(?<path>[^"]{1,1000})", line (?<lineno>\d{1,9}), in (?<fn>[\w<>]{1,200})/g;
+const KEY_STAGE_RES = KEY_STAGES.map((k) => ({ re: new RegExp(k.re), stage: k.stage }));
+const effectsOf = (e: LogEvent) => effectsOfId(e.id);
+/** The agent's own entry points: a traceback through them is the launcher being torn down. */
+const AGENT_FRAME = /(?:^|[\\/])torch[\\/]distributed[\\/](?:run\.py|launcher[\\/]|elastic[\\/])/;
+
+function startTraceback(s: StreamState, line: number): void {
+  s.frames = [];
+  s.tracebackLine = line;
+  s.tracebackOpen = true;
+}
+
+/** Reads traceback structure from a line (a collapsed traceback may hold its start, frames and exception). */
+export function readTraceback(s: StreamState, line: number, text: string): void {
+  if (text.includes(TRACEBACK_START)) startTraceback(s, line);
+  if (!text.includes('File "')) return;
+  FRAME_RE.lastIndex = 0;
+  let fm: RegExpExecArray | null;
+  let any = false;
+  while ((fm = FRAME_RE.exec(text)) !== null) {
+    // Frames pasted without their `Traceback` header still start one.
+    if (!any && !s.tracebackOpen) startTraceback(s, line);
+    s.frames.push({ fn: fm.groups!.fn!, path: fm.groups!.path! });
+    any = true;
+  }
+  if (any) refineEarlier(s, line);
+}
+
+export function framesFresh(s: StreamState, line: number): boolean {
+  return s.frames.length > 0 && line - s.tracebackLine <= TRACEBACK_REACH;
+}
+
+/** The stage the frames give: the outermost phase frame, else a store helper, else null. */
+export function stageFromFrames(frames: readonly Frame[]): FailureStage | null {
+  for (const f of frames) {
+    const hit = PHASE_FRAMES.find((p) => p.fns.includes(f.fn));
+    if (hit) return hit.stage;
+  }
+  for (const f of frames) {
+    const hit = HELPER_FRAMES.find((p) => p.fns.includes(f.fn));
+    if (hit) return hit.stage;
+  }
+  return null;
+}
+
+export function torchFrames(frames: readonly Frame[]): boolean {
+  return frames.some((f) => TORCH_DISTRIBUTED_PATH.test(f.path));
+}
+
+export function agentFrames(frames: readonly Frame[]): boolean {
+  return frames.some((f) => AGENT_FRAME.test(f.path));
+}
+
+export function refineStage(
+  entry: CatalogueEntry,
+  frames: readonly Frame[] | null,
+  fields: Record<string, string>,
+): FailureStage {
+  const fx = entry.effects!;
+  const base = fx.stage!;
+  const fromFrames = () => (frames ? stageFromFrames(frames) : null);
+  switch (fx.refine) {
+    case 'frames': {
+      const st = fromFrames();
+      if (st && (!fx.refineTo || fx.refineTo.includes(st))) return st;
+      return base;
+    }
+    case 'keys': {
+      const keys = fields.keys ?? '';
+      const hit = KEY_STAGE_RES.find((k) => k.re.test(keys));
+      return hit?.stage ?? fromFrames() ?? base;
+    }
+    case 'seq':
+      return Number(fields.seq) <= STARTUP_SEQ_MAX ? 'comm-init' : 'collective-timeout';
+    default:
+      return base;
+  }
+}
+
+export function refineRole(entry: CatalogueEntry, s: StreamState, line: number, fields: Record<string, string>) {
+  const fx = entry.effects!;
+  if (fx.primaryIfAtLeast) {
+    const v = Number(fields[fx.primaryIfAtLeast.field]);
+    if (v >= fx.primaryIfAtLeast.value) return 'primary' as const;
+  }
+  if (fx.refine === 'inner') {
+    // The exception chain since the traceback began: a lost connection means the host went away.
+    const since = Math.max(0, s.tracebackLine - TRACEBACK_REACH);
+    const recent = s.x.events.filter((e) => e.line >= since && e.line <= line);
+    const lost = recent.some((e) => effectsOf(e).store === 'lost');
+    const connectTimeout = recent.some((e) => effectsOf(e).waitedSinceLaunch !== undefined);
+    if (lost && !connectTimeout) return 'consequence' as const;
+  }
+  return fx.role ?? 'primary';
+}
+
+/**
+ * A warning that could not see frames when it was read (2.6 prints the TCPStore warning before the traceback)
+ * takes the stage of the traceback that follows it.
+ */
+function refineEarlier(s: StreamState, line: number): void {
+  const st = stageFromFrames(s.frames);
+  if (st === null) return;
+  for (let i = s.x.events.length - 1; i >= 0; i--) {
+    const e = s.x.events[i]!;
+    if (line - e.line > REFINE_AHEAD_LINES) break;
+    if (e.frames) continue;
+    const entry = effectsOf(e);
+    if (entry.refine !== 'frames' || !e.stage || e.stage !== entry.stage) continue;
+    if (entry.refineTo && !entry.refineTo.includes(st)) continue;
+    e.stage = st;
+  }
+}
+
+/** An exception line closes the traceback it ends. */
+export function closeTraceback(s: StreamState): void {
+  s.tracebackOpen = false;
+}

@@ -1,0 +1,195 @@
+import { isoClock, num, pushClock } from './clocks';
+import type { PrefixRow } from './types';
+
+// Outer prefixes: what collectors, launchers, schedulers and the paste itself add in front of a line,
+// peeled repeatedly, outermost first. Real posted logs stack them: `2025-03-27T…Z 3: [default0]:[rank3]:…`.
+// Shapes: shared/docs/real-world-variants.md; samples are own values in those shapes.
+
+// Hostnames as pdsh prints them: must carry a digit or a dot, so `RuntimeError: …` and `WARNING: …` are not hosts.
+const PDSH_HOST = /^(?<host>(?=[\w.-]{0,62}\d)[A-Za-z0-9][\w.-]{0,62}): /;
+const NOT_A_HOST =
+  /^(?:[A-Z]{2}\d{4}|[EWIF]\d{4}|frame|line|step|epoch|rank|\d+\.\d+|\d+)$|[a-z][A-Z]|(?:Error|Exception|Warning)$/;
+
+export const OUTER_PREFIXES: PrefixRow[] = [
+  {
+    // kubectl logs --timestamps (RFC 3339, ns, UTC) and CloudWatch/Loki exports (offset + TAB).
+    id: 'rfc3339',
+    re: /^(?<t>(?<Y>\d{4})-(?<M>\d{2})-(?<D>\d{2})T(?<h>\d{2}):(?<m>\d{2}):(?<s>\d{2})(?:[.,](?<f>\d{1,9}))?(?<z>Z|[+-]\d{2}:?\d{2}))[ \t]/,
+    apply: (g, out) => pushClock(out, isoClock('rfc3339', g, g.t!, true)),
+    samples: [
+      '2026-11-29T18:35:49.823610109Z INFO:torch.distributed.elastic.agent.server.api:[default] Rendezvous complete for workers. Result:',
+      '2023-03-09T10:53:23.670-05:00\tINFO:torch.distributed.launcher.api:Starting elastic_operator with launch configs:',
+    ],
+  },
+  {
+    // A log export's local time and a TAB before the line (no zone): Grafana/Loki, ELK CSV-to-text.
+    id: 'export-tab',
+    re: /^(?<t>(?<Y>\d{4})-(?<M>\d{2})-(?<D>\d{2})[ T](?<h>\d{2}):(?<m>\d{2}):(?<s>\d{2})(?:[.,](?<f>\d{1,9}))?)\t/,
+    apply: (g, out) => pushClock(out, isoClock('export', g, g.t!, false)),
+    samples: ['2025-02-11 07:41:09.118\tI0211 07:41:09.117000 1 torch/distributed/run.py:675] Using nproc_per_node=8.'],
+  },
+  {
+    // A collector's local time and host: `2025-03-27 17:31:09.952  host-23 `.
+    id: 'collector',
+    re: /^(?<t>(?<Y>\d{4})-(?<M>\d{2})-(?<D>\d{2}) (?<h>\d{2}):(?<m>\d{2}):(?<s>\d{2})\.(?<f>\d{3,6})) +(?<host>[A-Za-z][\w.-]{0,62}\d[\w.-]{0,62}) +(?=\S)/,
+    apply: (g, out) => {
+      pushClock(out, isoClock('collector', g, g.t!, false));
+      out.host = g.host!;
+      out.hostKeysStream = true;
+    },
+    samples: [
+      '2025-03-27 17:31:09.952  host-23 I0327 09:31:09.951000 1 torch/distributed/run.py:675] Using nproc_per_node=8.',
+    ],
+    splitsStream: true,
+  },
+  {
+    // `| ts '[%Y-%m-%d %H:%M:%S]'` style stamping of a whole stream.
+    id: 'ts-bracket',
+    re: /^\[(?<t>(?<Y>\d{4})-(?<M>\d{2})-(?<D>\d{2})[ T](?<h>\d{2}):(?<m>\d{2}):(?<s>\d{2})(?:[.,](?<f>\d{1,6}))?)\] (?!\S+: \[(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\])/,
+    apply: (g, out) => pushClock(out, isoClock('ts-bracket', g, g.t!, false)),
+    samples: [
+      "[2026-11-30 09:12:44] INFO:torch.distributed.elastic.agent.server.api:[default] Rendezvous'ing worker group",
+    ],
+  },
+  {
+    // Text quoted from an e-mail or a chat; notebooks exported from Databricks.
+    id: 'quote',
+    re: /^(?:> ?){1,6}(?=\S)/,
+    apply: () => {},
+    samples: ['> torch.distributed.elastic.rendezvous.api.RendezvousTimeoutError'],
+    lineStartOnly: true,
+  },
+  {
+    id: 'notebook',
+    re: /^# MAGIC ?/,
+    apply: () => {},
+    samples: ["# MAGIC INFO:torch.distributed.elastic.agent.server.api:[default] Rendezvous'ing worker group"],
+    lineStartOnly: true,
+  },
+  {
+    // pytest's failure margin: `E       RuntimeError: …`.
+    id: 'pytest',
+    re: /^E {3,}/,
+    apply: () => {},
+    samples: [
+      'E       torch.distributed.DistNetworkError: The client socket has timed out after 30000ms while trying to connect to (10.2.0.4, 29500).',
+    ],
+    lineStartOnly: true,
+  },
+  {
+    // HyperPod auto-resume: `[Auto Resume] Info: JobID: 123 TaskID: 4 `.
+    id: 'hyperpod',
+    re: /^\[Auto Resume\] \w+: JobID: (?<job>\d+) TaskID: (?<task>\d+) /,
+    apply: (g, out) => {
+      out.host = `task ${g.task}`;
+      out.hostKeysStream = true;
+    },
+    samples: [
+      '[Auto Resume] Info: JobID: 4411 TaskID: 3 torch.distributed.elastic.rendezvous.api.RendezvousTimeoutError',
+    ],
+    splitsStream: true,
+  },
+  {
+    // grep over several files: `node3.out:` (with -n, `node3.out:120:`).
+    id: 'grep',
+    re: /^(?<file>[\w./-]{1,200}\.(?:log|out|err|txt|stdout|stderr)):(?:\d{1,9}:)?(?!\d)/,
+    apply: (g, out) => {
+      out.host = g.file!;
+      out.hostKeysStream = true;
+    },
+    samples: [
+      'logs/node2.log:E1201 09:00:01.116000 882 torch/distributed/elastic/agent/server/api.py:689] Error waiting on exit barrier. Elapsed: 300.1 seconds',
+    ],
+    splitsStream: true,
+    lineStartOnly: true,
+  },
+  {
+    id: 'slurm',
+    re: /^(?<label>\d{1,5}): /,
+    apply: (g, out) => void (out.slurm = g.label!),
+    samples: ["3: INFO:torch.distributed.elastic.agent.server.api:[default] Rendezvous'ing worker group"],
+    splitsStream: true,
+    lineStartOnly: true,
+  },
+  {
+    // A benchmark runner's label: `gpu-a03 [stderr] ` (milabench-style `job.host [stream] `).
+    id: 'runner',
+    re: /^(?<host>[A-Za-z0-9][\w.-]{0,62}) \[(?:stdout|stderr|out|err)\] /,
+    apply: (g, out) => {
+      out.host = g.host!;
+      out.hostKeysStream = true;
+    },
+    samples: [
+      'bench.gpu-a03 [stderr] torch.distributed.DistStoreError: Timed out after 901 seconds waiting for clients. 1/2 clients joined.',
+    ],
+    splitsStream: true,
+    lineStartOnly: true,
+  },
+  {
+    // torchx / NeMo-Run: `trainer/0 [0]:` (app, replica, local rank) or `app/0 ` before a prefix.
+    id: 'torchx',
+    re: /^(?<app>[A-Za-z_][\w-]{0,62})\/(?<idx>\d{1,6}) (?:\[(?<lr>\d{1,4})\]:)?(?=\[|\(|[VIWECF]\d{4} |(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)[: ]|\S*(?:Error|Exception)\b)/,
+    apply: (g, out) => {
+      out.host ??= `${g.app}/${g.idx}`;
+      out.hostKeysStream = true;
+      if (g.lr !== undefined) out.tee ??= { role: g.app!, localRank: num(g.lr) };
+    },
+    samples: [
+      'trainer/0 [0]:[rank0]:[W1201 09:40:02.118220331 socket.cpp:752] [c10d] The client socket has failed to connect to [trainer-0.ft.svc]:29500 (errno: 113 - No route to host).',
+      "app/1 [default1]:[rank9]:I1201 09:40:01.003000 44 torch/distributed/elastic/agent/server/api.py:525] [default] Rendezvous'ing worker group",
+    ],
+    splitsStream: true,
+  },
+  {
+    // Ray actors: `(RayTrainWorker pid=123, ip=10.0.0.2) `. Actors on the head node print no ip.
+    id: 'ray',
+    re: /^\((?<actor>[\w.]{1,80}) pid=(?<pid>\d{1,9})(?:, ip=(?<ip>[\d.:a-f]{3,45}))?\) /,
+    apply: (g, out) => {
+      if (g.ip) {
+        out.host ??= g.ip;
+        out.hostKeysStream = true;
+      }
+    },
+    samples: [
+      '(RayTrainWorker pid=40412, ip=10.0.4.11) [W socket.cpp:601] [c10d] The client socket has failed to connect to [10.0.4.10]:29500 (errno: 111 - Connection refused).',
+    ],
+    splitsStream: true,
+  },
+  {
+    id: 'tee',
+    re: /^\[(?!rank\d+\])(?<role>[A-Za-z_][\w.-]{0,40}?)(?<lr>\d{1,4})\]:/,
+    apply: (g, out) => void (out.tee = { role: g.role!, localRank: num(g.lr) }),
+    samples: [
+      '[default0]:2026-11-29 18:16:16,076 INFO torch.distributed.distributed_c10d: Rank 0: Completed store-based barrier for key:store_based_barrier_key:1 with 8 nodes.',
+    ],
+  },
+  {
+    id: 'rank',
+    re: /^\[rank(?<rank>\d{1,7})\]: ?/,
+    apply: (g, out) => void out.ranks.push(num(g.rank)),
+    samples: [
+      '[rank3]: torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1970, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.19.3',
+    ],
+  },
+  {
+    // NCCL's own lines: `host:pid:tid [dev] NCCL INFO …`; the host names the node, the line stays in its stream.
+    id: 'nccl',
+    re: /^(?<host>[A-Za-z0-9][\w.-]{0,62}):(?<pid>\d{1,9}):(?<tid>\d{1,9}) \[(?<dev>\d{1,3})\] (?=NCCL )/,
+    apply: (g, out) => void (out.host ??= g.host!),
+    samples: ['gpu-b12:40411:40522 [3] NCCL WARN Net : Connect to 10.0.4.11<43215> failed : Connection timed out'],
+  },
+  {
+    id: 'pdsh',
+    re: PDSH_HOST,
+    apply: (g, out) => {
+      out.host = g.host!;
+      out.hostKeysStream = true;
+    },
+    accept: (g) => !NOT_A_HOST.test(g.host!),
+    samples: [
+      'node3: torch.distributed.DistStoreError: Timed out after 901 seconds waiting for clients. 3/4 clients joined.',
+    ],
+    splitsStream: true,
+    lineStartOnly: true,
+  },
+];

@@ -1,0 +1,133 @@
+import { FORMAT_PREFIXES } from './formats';
+import { OUTER_PREFIXES } from './outer';
+import type { ParsedLine, PrefixRow } from './types';
+import type { WrapperMemory } from './wrappers';
+
+// One line → its prefixes and its message. Outer prefixes are peeled from the start; then one format prefix,
+// at the start or — for PyTorch's formats — anywhere after text no row knows (that text is a wrapper, which
+// the file's WrapperMemory learns and strips from lines that show no format).
+
+const MAX_OUTER = 10;
+const C10D_TAG = /^\[c10d(?: - (?:debug|trace))?\] /;
+const RANK_AFTER_FORMAT = /^\[rank(\d{1,7})\]: ?/;
+const ANYWHERE_ROWS = FORMAT_PREFIXES.filter((r) => r.anywhere);
+/** Formats that are only a date-time: tools stamp lines with them in front of another format. */
+const STAMP_FORMATS = new Set(['iso']);
+
+function empty(): ParsedLine {
+  return {
+    clocks: [],
+    slurm: null,
+    host: null,
+    hostKeysStream: false,
+    tee: null,
+    ranks: [],
+    format: null,
+    level: null,
+    origin: null,
+    msg: '',
+    glogId: null,
+    outer: [],
+    wrapper: null,
+    c10dTag: false,
+  };
+}
+
+/** Peel outer prefixes at the start of `rest`; returns what is left. */
+function peelOuter(rest: string, out: ParsedLine): string {
+  for (let depth = 0; depth < MAX_OUTER; depth++) {
+    const r = matchOuter(rest, out);
+    if (!r) break;
+    rest = rest.slice(r.len);
+  }
+  return rest;
+}
+
+function matchOuter(rest: string, out: ParsedLine): { len: number } | null {
+  for (const r of OUTER_PREFIXES) {
+    // A task label, a host or a quote marker only counts at the start of the line (outside any tee/rank prefix).
+    if (r.lineStartOnly && (out.tee || out.ranks.length || out.outer.includes('tee'))) continue;
+    const m = r.re.exec(rest);
+    if (!m || m[0].length === 0) continue;
+    const g = m.groups ?? {};
+    if (r.accept && !r.accept(g)) continue;
+    r.apply(g, out, m[0]);
+    out.outer.push(r.id);
+    return { len: m[0].length };
+  }
+  return null;
+}
+
+function applyFormat(r: PrefixRow, m: RegExpExecArray, out: ParsedLine): void {
+  r.apply(m.groups ?? {}, out, m[0]);
+  out.format = r.id;
+}
+
+/** The earliest PyTorch format prefix after position 0, or null. */
+function findAnywhere(rest: string): { row: PrefixRow; m: RegExpExecArray } | null {
+  let best: { row: PrefixRow; m: RegExpExecArray } | null = null;
+  for (const row of ANYWHERE_ROWS) {
+    const m = row.anywhere!.exec(rest);
+    if (m && m.index > 0 && (best === null || m.index < best.m.index)) best = { row, m };
+  }
+  return best;
+}
+
+/** A format prefix at the start of `rest`: applies it and returns the rest of the line, or null. */
+function formatAtStart(rest: string, out: ParsedLine, rows: PrefixRow[] = FORMAT_PREFIXES): string | null {
+  for (const r of rows) {
+    const m = r.re.exec(rest);
+    if (!m) continue;
+    applyFormat(r, m, out);
+    return (r.msgPrefix?.(m.groups ?? {}) ?? '') + rest.slice(m[0].length);
+  }
+  return null;
+}
+
+export function parsePrefixes(line: string, wrappers?: WrapperMemory): ParsedLine {
+  const out = empty();
+  let rest = peelOuter(line, out);
+  let after = formatAtStart(rest, out);
+  if (after !== null && STAMP_FORMATS.has(out.format!)) {
+    // A bare date-time in front is a stamp some tool added; PyTorch's own format may stand behind it.
+    const inner = formatAtStart(after.trimStart(), out, ANYWHERE_ROWS);
+    if (inner !== null) {
+      out.outer.push('iso');
+      after = inner;
+    }
+  }
+  if (after === null) {
+    const hit = findAnywhere(rest);
+    if (hit) {
+      out.wrapper = rest.slice(0, hit.m.index);
+      wrappers?.learn(out.wrapper);
+      applyFormat(hit.row, hit.m, out);
+      after = (hit.row.msgPrefix?.(hit.m.groups ?? {}) ?? '') + rest.slice(hit.m.index + hit.m[0].length);
+    } else if (wrappers && wrappers.size > 0) {
+      // A continuation line of a wrapped file: strip the learned wrapper, then what stands behind it.
+      const n = wrappers.match(rest);
+      if (n > 0) {
+        out.wrapper = rest.slice(0, n);
+        rest = peelOuter(rest.slice(n), out);
+        after = formatAtStart(rest, out);
+      }
+    }
+  }
+  if (after !== null) {
+    rest = after;
+    // `[rank0]:` may follow a format prefix too (worker excepthook inside a glog line).
+    let rm: RegExpExecArray | null;
+    while ((rm = RANK_AFTER_FORMAT.exec(rest))) {
+      out.ranks.push(Number(rm[1]));
+      rest = rest.slice(rm[0].length);
+    }
+  }
+  const tag = C10D_TAG.exec(rest);
+  if (tag) {
+    rest = rest.slice(tag[0].length);
+    out.c10dTag = true;
+  }
+  // trimEnd, not a regex: /\s+$/ backtracks quadratically on long runs of inner spaces.
+  out.msg = rest.trimEnd();
+  return out;
+}
