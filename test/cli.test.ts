@@ -48,7 +48,7 @@ describe('skewscope CLI', () => {
     const r = run('analyze', HEALTHY, '--json');
     expect(r.code).toBe(0);
     const j = JSON.parse(r.out);
-    expect(j).toMatchObject({ schemaVersion: 1, verdict: 'healthy', failure: null });
+    expect(j).toMatchObject({ schemaVersion: 2, verdict: 'healthy', failure: null });
     for (const k of ['skewSeconds', 'nodes', 'job', 'findings', 'thresholds', 'whatIf']) expect(j).toHaveProperty(k);
     expect(j.nodes[0]).toHaveProperty('events');
     expect(j.job).toHaveProperty('rdzvConfigs');

@@ -21,9 +21,14 @@ import {
   type ShareOptions,
   type SharePreview,
   type Upgrader,
+  type Wire,
   type WireV1,
+  UPGRADERS,
+  WireSchema,
+  SHARE_VERSION,
   WireV1Schema,
 } from '../src/share/index';
+import { reasonText, noteText } from '../src/core/notesText';
 import { Redactor, DEFAULT_REDACTION } from '../src/share/redact';
 import { analyseTexts, corpusText } from './helpers';
 
@@ -71,7 +76,7 @@ function payloadText(url: string): string {
 }
 
 /** A link around any payload; `null`: no dictionary (formats before 1). */
-function link(wire: unknown, version = 1, dictionary: Uint8Array | null = DICTIONARY_V1): string {
+function link(wire: unknown, version = SHARE_VERSION, dictionary: Uint8Array | null = DICTIONARY_V1): string {
   return `http://127.0.0.1:4173/#share=${seal(version, JSON.stringify(wire), dictionary ?? undefined)}`;
 }
 
@@ -114,7 +119,11 @@ function bigFailedJob(n: number): JobModel {
 /** A healthy static job: copies of node1 with their own group and global ranks (per-rank detail to drop). */
 function bigHealthyJob(n: number): JobModel {
   const files: Record<string, string> = {};
-  const fix = (t: string) => t.replaceAll('node0', hostName(0)).replace(/_nodes {8}: 4/g, `_nodes        : ${n}`);
+  const fix = (t: string) =>
+    t
+      .replaceAll('node0', hostName(0))
+      .replace(/_nodes {8}: 4/g, `_nodes        : ${n}`)
+      .replace('group_world_size=4', `group_world_size=${n}`);
   files[`logs/${hostName(0)}.log`] = fix(corpusText(HEALTHY, 'node0.log'));
   const tmpl = corpusText(HEALTHY, 'node1.log');
   for (let k = 1; k < n; k++) {
@@ -148,7 +157,14 @@ function shown(job: JobModel, dx: Diagnosis) {
   return {
     verdict: job.verdict,
     skew: job.skewSeconds,
-    failure: job.failure && { ...job.failure, evidence: undefined },
+    failure: job.failure && {
+      ...job.failure,
+      evidence: undefined,
+      limit: job.failure.limit && { ...job.failure.limit, evidence: undefined },
+    },
+    world: job.worldFormed?.nodes ?? null,
+    missingCount: job.missingCount,
+    mixed: job.mixedJobs?.groups.map((g) => g.nodes) ?? null,
     nodes: job.nodes.map((n) => ({
       id: n.id,
       hostname: n.hostname,
@@ -159,6 +175,14 @@ function shown(job: JobModel, dx: Diagnosis) {
       storeHost: n.isStoreHost,
       runId: n.runId,
       failureStage: n.failureStage,
+      launchFrom: n.launchFrom,
+      attempts: n.attempts.map((a) => [
+        a.index,
+        a.failure?.stage ?? null,
+        a.attemptsLeft,
+        a.maxRestarts,
+        a.formedWorld,
+      ]),
     })),
     job: { ...job.job, rdzvConfigsEvidence: undefined, torchVersionEvidence: undefined },
     missing: job.missingNodes,
@@ -217,7 +241,7 @@ describe('a share link reproduces the diagnosis', () => {
       lang: 'zh',
     });
     expect(p.snapshot).toMatchObject({
-      version: 1,
+      version: SHARE_VERSION,
       title: 'Job 4711 died at startup again',
       view: { lang: 'zh', selectedNode: 'trainjob-worker-1', zoom: [-12.3, 360] },
       createdAt: '2026-11-30T09:00:00Z',
@@ -230,7 +254,7 @@ describe('a share link reproduces the diagnosis', () => {
   it('previewShare returns exactly what the link holds, and how long the link is', () => {
     const job = scenario('torch2.6-s2_static_timeout30_node3_late');
     const p = share(job, diagnose(job), { base: 'https://skewscope.example.org/app/' });
-    expect(p.url.startsWith('https://skewscope.example.org/app/#share=1.')).toBe(true);
+    expect(p.url.startsWith('https://skewscope.example.org/app/#share=2.')).toBe(true);
     expect(p.urlLength).toBe(p.url.length);
     const d = decodeShare(p.url);
     expect(d.ok && d.snapshot).toEqual(p.snapshot);
@@ -298,7 +322,7 @@ describe('redaction before sharing', () => {
     // trainjob-worker-1 (group rank 2) was late: node-02 everywhere.
     expect(s.nodes.map((n) => n.id)).toEqual(['node-00', 'node-01', 'node-02']);
     expect(s.failure).toMatchObject({ reportedBy: ['node-00', 'node-01'], lateNodes: ['node-02'] });
-    expect(s.failure!.reasoning.join(' ')).toContain('node-02 arrived late');
+    expect(s.failure!.reasoning.map((r) => reasonText('en', r)).join(' ')).toContain('node-02 arrived late');
     const late = s.findings.find((f) => f.code === 'LATE_NODE')!;
     expect(late.numbers).toMatchObject({ node: 'node-02', first: 'node-00', victims: 'node-00, node-01' });
     expect(late.evidence.map((e) => e.file)).toEqual(['node-02.log', 'node-02.log']);
@@ -376,7 +400,7 @@ describe('a broken link gets a message, never an exception', () => {
   const job = scenario('torch2.6-s2_static_timeout30_node3_late');
   const dx = diagnose(job);
   const good = share(job, dx);
-  const wire = (): WireV1 => structuredClone(buildWire(job, dx, { now: NOW }).wire);
+  const wire = (): Wire => structuredClone(buildWire(job, dx, { now: NOW }).wire);
   const reject = (input: unknown, code: string, message: RegExp) => {
     const d = decodeShare(input);
     expect(d.ok, String(input).slice(0, 80)).toBe(false);
@@ -390,7 +414,7 @@ describe('a broken link gets a message, never an exception', () => {
     reject(42, 'not-a-share-link', /not a skewscope share link/);
   });
   it('2. made by a newer skewscope', () => {
-    reject(link(wire(), 2), 'newer-version', /newer skewscope \(share format 2\).*up-to-date/);
+    reject(link(wire(), SHARE_VERSION + 1), 'newer-version', /newer skewscope \(share format 3\).*up-to-date/);
   });
   it('3. an older format nobody can upgrade', () => {
     reject(link(wire(), 0, null), 'older-version', /format 0, which this skewscope no longer reads/);
@@ -402,23 +426,23 @@ describe('a broken link gets a message, never an exception', () => {
   it('5. characters a link never has (tampered or re-encoded)', () => {
     const at = good.url.length - 20;
     reject(good.url.slice(0, at) + '+/' + good.url.slice(at + 2), 'bad-base64', /characters a share link never has/);
-    reject(good.url.replace('#share=1.', '#share=v1.'), 'bad-version', /format number/);
+    reject(good.url.replace('#share=2.', '#share=v1.'), 'bad-version', /format number/);
   });
   it('6. content that does not unpack', () => {
     const bytes = new Uint8Array(40).fill(0xff); // a block of the reserved type 3
-    reject(`#share=1.${toBase64Url(bytes)}`, 'bad-deflate', /cannot be unpacked/);
+    reject(`#share=2.${toBase64Url(bytes)}`, 'bad-deflate', /cannot be unpacked/);
   });
   it('7. unpacked content that is not JSON', () => {
-    reject(`#share=1.${seal(1, '{"a":"0.1.0",', DICTIONARY_V1).slice(2)}`, 'bad-json', /not readable data/);
+    reject(`#share=2.${seal(2, '{"a":"0.1.0",', DICTIONARY_V1).slice(2)}`, 'bad-json', /not readable data/);
   });
   it('8. a checksum that does not match (changed after it was made)', () => {
-    const payload = good.url.slice(good.url.indexOf('#share=1.') + 9);
+    const payload = good.url.slice(good.url.indexOf('#share=2.') + 9);
     const bytes = fromBase64Url(payload) as Uint8Array;
     bytes[3] = bytes[3]! ^ 0x01;
-    reject(`#share=1.${toBase64Url(bytes)}`, 'checksum', /checksum does not match/);
+    reject(`#share=2.${toBase64Url(bytes)}`, 'checksum', /checksum does not match/);
   });
   it('9. a fragment over 64 KB', () => {
-    reject(`#share=1.${'A'.repeat(70_000)}`, 'too-large', /over 64 KB/);
+    reject(`#share=2.${'A'.repeat(70_000)}`, 'too-large', /over 64 KB/);
   });
   it('10. a payload that inflates past 1 MB', () => {
     reject(link({ a: 'x'.repeat(2 * 1024 * 1024) }), 'too-large-inflated', /more than 1 MB/);
@@ -429,7 +453,7 @@ describe('a broken link gets a message, never an exception', () => {
     reject(link(w), 'invalid', /the nodes, lags, item 2: expected .*got "NaN"/);
     const inf =
       link(wire()).replace(/#share=.*/, '') +
-      `#share=${seal(1, JSON.stringify(wire()).replace('"lag":45077', '"lag":1e999').replace('"lag":45.077', '"lag":1e999'), DICTIONARY_V1)}`;
+      `#share=${seal(SHARE_VERSION, JSON.stringify(wire()).replace('"lag":45077', '"lag":1e999').replace('"lag":45.077', '"lag":1e999'), DICTIONARY_V1)}`;
     reject(inf, 'invalid', /not finite/);
   });
   it('12. an unknown finding code, severity or advice', () => {
@@ -490,7 +514,7 @@ describe('a broken link gets a message, never an exception', () => {
     const chars = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
     for (let i = 0; i < 300; i++) {
       const cut = good.url.slice(0, good.url.length - rand(40));
-      const at = cut.indexOf('#share=1.') + 9 + rand(cut.length - cut.indexOf('#share=1.') - 9);
+      const at = cut.indexOf('#share=2.') + 9 + rand(cut.length - cut.indexOf('#share=2.') - 9);
       const mangled = cut.slice(0, at) + chars[rand(64)] + cut.slice(at + 1);
       const d = decodeShare(mangled);
       if (!d.ok) expect(d.error.message.length).toBeGreaterThan(20);
@@ -575,12 +599,12 @@ describe('format versions', () => {
   const GOLDEN =
     'http://127.0.0.1:4173/#share=1.xlNuONWauW7DMAyGX8XwEhswXB2UFRnIoxQdOhQFCrSou3Tou5ekfMi2fMRIhky5YIqiwo_SL8ayuhLKqS6r31B2oIweclvT8qAXZHElt52tnDOgNec2GGFtNMF9MpI3tYI6aX6bksKQfXyifMQ8Q6EEeZadGGeXS_g43Y-Qmo8noJfm9fv966ehr7pt0CnP8rwvrgE-eExiiIoxRDNCiBz0j70pNjCu6IIAUXBEJgzRPpnXqTCCa5QPFU6xpcAcEbZDBDHpqh8rip00-MkWxr_bQ5l4aZ_X5MXNxWwjcoxU6USv59WMivZzSyjj8yIfFfP9wyNFH2dxgJxgSk6kDX6qlp_7zpyL8gWGbZ-AMQg7XiHo3AzO2uyqVzR4OlFRg0LS8p9fxzLazeQmLCx3riwUOS-eraOZJvnoJSW9591UX6_6MpEWFt29vlVDy_VmDf0E034NylFPdz-whPPSyEd6OHDJhNho5OBpFwmXKg7H2CGkr5TKJfKMyVqDKI0ko4kEa5L2Hr-y5jl-l68Gg21oJQQWlauNKUEDWXSAAAvaBpLN5gUtgvYF8ZdisfgH';
 
-  it('a link made today still opens', () => {
+  it('a link made with format 1 still opens (read as the current format)', () => {
     const d = decodeShare(GOLDEN);
     expect(d.ok).toBe(true);
     if (!d.ok) return;
     expect(d.snapshot).toMatchObject({
-      version: 1,
+      version: SHARE_VERSION,
       verdict: 'failed',
       title: 'golden',
       view: { selectedNode: 'node3' },
@@ -613,6 +637,53 @@ describe('format versions', () => {
       };
     },
   };
+  /** What a format-1 writer made of the same diagnosis: notes and reasons as English words, no limit source. */
+  function toV1(w: Wire): WireV1 {
+    const { M: _m, W: _w, X: _x, f, q, N, ...rest } = structuredClone(w);
+    const { p: _p, o: _o, ...columns } = N;
+    const words = (vals: Record<string, unknown>) =>
+      Object.fromEntries(
+        Object.entries(vals).map(([k, x]) => [
+          k,
+          Array.isArray(x) ? x.map((i) => (typeof i === 'number' ? w.N.i[i] : i)) : x,
+        ]),
+      ) as never;
+    return {
+      ...rest,
+      N: columns,
+      f: f && [
+        f[0],
+        f[1],
+        f[2],
+        f[3]?.[1] ?? null,
+        f[4].map(([code, vals]) => reasonText('en', { code, values: words(vals) })),
+        f[5],
+      ],
+      q: q.map(([code, vals]) => noteText('en', { code, values: words(vals) })),
+    };
+  }
+
+  it('a link of format 1 (notes and reasons as words) opens, its words kept as they were', () => {
+    const job = scenario('torch1.13-capture-k2b');
+    const dx = diagnose(job);
+    const v1 = toV1(buildWire(job, dx, { now: NOW }).wire);
+    expect(v.safeParse(WireV1Schema, v1).success).toBe(true);
+    const d = decodeShare(link(v1, 1, DICTIONARY_V1));
+    expect(d.ok).toBe(true);
+    if (!d.ok) return;
+    const back = restore(d.snapshot);
+    expect(back.job.verdict).toBe(job.verdict);
+    expect(back.job.failure?.lateNodes).toEqual(job.failure?.lateNodes);
+    expect(back.job.failure?.stage).toBe(job.failure?.stage);
+    expect(back.job.failure?.reasoning.map((r) => reasonText('en', r))).toEqual(
+      job.failure?.reasoning.map((r) => reasonText('en', r)),
+    );
+    expect(back.job.notes.map((n) => noteText('en', n))).toEqual(job.notes.map((n) => noteText('en', n)));
+    // Format 1 said which limits were in force: the one with the failure's value is the limit that fired.
+    expect(back.job.failure?.limit).toMatchObject({ id: 'store-sync', seconds: 300, from: 'default' });
+    expect(back.diagnosis.findings.map((f) => f.code)).toEqual(dx.findings.map((f) => f.code));
+  });
+
   function toV0(w: WireV1): unknown {
     const { o: _o, ...rest } = structuredClone(w);
     return {
@@ -626,14 +697,15 @@ describe('format versions', () => {
   it('a link of an older format opens through the upgraders', () => {
     const job = scenario('torch1.13-capture-k2b');
     const dx = diagnose(job);
-    const current = share(job, dx, { selectedNode: 'trainjob-worker-1' });
-    const old = link(toV0(buildWire(job, dx, { now: NOW, selectedNode: 'trainjob-worker-1' }).wire), 0, null);
-    const d = decodeShare(old, { upgraders: [upgradeV0] });
+    const v1 = toV1(buildWire(job, dx, { now: NOW, selectedNode: 'trainjob-worker-1' }).wire);
+    const viaV1 = decodeShare(link(v1, 1, DICTIONARY_V1));
+    const old = link(toV0(v1), 0, null);
+    const d = decodeShare(old, { upgraders: [upgradeV0, ...UPGRADERS] });
     expect(d.ok).toBe(true);
-    expect(d.ok && d.snapshot).toEqual(current.snapshot);
+    expect(d.ok && d.snapshot).toEqual(viaV1.ok && viaV1.snapshot);
     // Without the upgrader it is an old format, said so; a v0 that is not v0 is malformed.
     expect(decodeShare(old)).toMatchObject({ ok: false, error: { code: 'older-version' } });
-    expect(decodeShare(link({ w: [] }, 0, null), { upgraders: [upgradeV0] })).toMatchObject({
+    expect(decodeShare(link({ w: [] }, 0, null), { upgraders: [upgradeV0, ...UPGRADERS] })).toMatchObject({
       ok: false,
       error: { code: 'invalid' },
     });
@@ -642,7 +714,7 @@ describe('format versions', () => {
   it('the schema is the published contract: a fresh link validates against it', () => {
     const job = scenario('torch2.6-s12_c10d_healthy_torch_logs_distributed');
     const w = buildWire(job, diagnose(job), { now: NOW }).wire;
-    expect(v.safeParse(WireV1Schema, JSON.parse(JSON.stringify(w))).success).toBe(true);
+    expect(v.safeParse(WireSchema, JSON.parse(JSON.stringify(w))).success).toBe(true);
     expect(crc32(new TextEncoder().encode('123456789'))).toBe(0xcbf43926);
   });
 });
@@ -733,7 +805,7 @@ describe('JSON export and the CLI', () => {
     const r = run('analyze', DIR, '--share-url');
     expect(r.code).toBe(1);
     const url = r.out.trim();
-    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:4173\/#share=1\.[\w-]+$/);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:4173\/#share=2\.[\w-]+$/);
     const d = decodeShare(url);
     expect(d.ok).toBe(true);
     if (!d.ok) return;
@@ -742,7 +814,7 @@ describe('JSON export and the CLI', () => {
       diagnose(job).findings.map((f) => f.title),
     );
     const other = run('analyze', DIR, '--share-url', '--share-base', 'https://team.example/skewscope/');
-    expect(other.out.startsWith('https://team.example/skewscope/#share=1.')).toBe(true);
+    expect(other.out.startsWith('https://team.example/skewscope/#share=2.')).toBe(true);
     expect(run('analyze', DIR, '--share-base', 'ftp://x').code).toBe(2);
     expect(run('analyze', DIR, '--json', '--share-url').code).toBe(2);
   });
@@ -753,6 +825,6 @@ describe('JSON export and the CLI', () => {
     expect(r.out.split('\n')[0]).toMatch(/^## skewscope: FAILED — rank assignment/);
     expect(r.out).toContain('```sh');
     const both = run('analyze', DIR, '--markdown', '--share-url');
-    expect(both.out).toMatch(/\[Open this diagnosis in skewscope\]\(<http:\/\/127\.0\.0\.1:4173\/#share=1\.[\w-]+>\)/);
+    expect(both.out).toMatch(/\[Open this diagnosis in skewscope\]\(<http:\/\/127\.0\.0\.1:4173\/#share=2\.[\w-]+>\)/);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { noteText } from '../src/core/notesText';
 import { diagnose } from '../src/core/index';
 import { analyseTexts, corpusText, mapLines, toBracket21 } from './helpers';
 
@@ -128,13 +129,20 @@ describe('real-world variants of real logs', () => {
     expect(job.skewSeconds).toBeLessThan(347);
   });
 
-  it('a missing node: the world size names it, and it is the likely culprit', () => {
+  it('a missing node: the world size names it, and it is the likely culprit — missing, not late', () => {
     const files = s2();
     delete files['node3.log'];
     const job = analyseTexts(files);
     expect(job.missingNodes).toEqual(['group_rank 3']);
     expect(job.failure?.stage).toBe('rendezvous-timeout');
-    expect(job.failure?.lateNodes).toEqual(['group_rank 3']);
+    // Missing is not late: no node present is blamed, and the missing one is named as the likely culprit.
+    expect(job.failure?.lateNodes).toEqual([]);
+    expect(job.failure?.reasoning.map((r) => r.code)).toContain('missing-likely');
+    const dx = diagnose(job);
+    expect(dx.findings.map((f) => f.code)).not.toContain('LATE_NODE');
+    const missing = dx.findings.find((f) => f.code === 'NODE_LOG_MISSING')!;
+    expect(missing.severity).toBe('warning');
+    expect(missing.numbers).toMatchObject({ missing: 'group_rank 3', likely: 1 });
   });
 
   it('a log from another program is not diagnosed as torchrun', () => {
@@ -178,7 +186,7 @@ describe('logs that end early', () => {
     const job = analyseTexts(cut);
     expect(job.verdict).toBe('incomplete');
     expect(job.failure).toBeNull();
-    expect(job.notes.join(' ')).toMatch(/neither progress past rendezvous nor a failure/);
+    expect(job.notes.map((n) => noteText('en', n)).join(' ')).toMatch(/neither progress past rendezvous nor a failure/);
     expect(job.skewSeconds).toBeGreaterThan(43);
     const risk = diagnose(job).findings.find((f) => f.code === 'SKEW_RISK')!;
     expect(risk.detail).toMatch(/^The logs stop before the outcome.*past it, so the start most likely failed/);

@@ -1,3 +1,4 @@
+import { noteText } from '../core/notesText';
 import type { Diagnosis } from '../core/findings';
 import { words, type Lang } from '../core/i18n';
 import type { JobModel } from '../core/model';
@@ -92,7 +93,7 @@ export function renderReport(job: JobModel, dx: Diagnosis, lang: Lang): string {
   }
   if (job.notes.length) {
     lines.push('', `${u.notes}:`);
-    for (const n of job.notes) lines.push(`  - ${n}`);
+    for (const n of job.notes) lines.push(`  - ${noteText(lang, n)}`);
   }
   const bad = job.files.filter((x) => x.problem);
   if (bad.length) {

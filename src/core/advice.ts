@@ -164,8 +164,14 @@ export function simpleAdvice(
   return { id, command, values };
 }
 
-/** Would every node have made it with the rendezvous limit at T? */
+/**
+ * Would every node have made it with the limit that bound the start at T? Usually the rendezvous limit (every
+ * node waits for the last from its own launch). When the store host was late the clients' connect deadline
+ * bound it instead: each client waits for the host, so a client makes it if the host came within T of it.
+ */
 export interface WhatIf {
+  /** The limit modelled: the rendezvous limit, or the clients' connect deadline when the store host was late. */
+  limitId: string;
   timeoutSeconds: number;
   skewSeconds: number;
   allMadeIt: boolean;
@@ -179,6 +185,35 @@ export interface WhatIf {
 export function whatIf(job: JobModel, limits: LimitInForce[], timeoutSeconds: number): WhatIf | null {
   // Only with every node placed: an unplaced node may be the late one, and the answer would be made up.
   if (job.skewSeconds === null || job.nodes.some((n) => n.lagSeconds === null)) return null;
+  const host = job.nodes.find((n) => n.isStoreHost);
+  const f = job.failure;
+  const hostLate =
+    f !== null &&
+    host !== undefined &&
+    host.lagSeconds !== null &&
+    f.lateNodes.includes(host.id) &&
+    (f.stage === 'store-connect' || f.stage === 'rendezvous-connection');
+  if (hostLate) {
+    // Each client waited for the host from its own launch.
+    const perNode = job.nodes.map((n) => {
+      const wait = n.id === host.id ? 0 : Math.max(0, host.lagSeconds! - n.lagSeconds!);
+      return {
+        node: n.id,
+        lagSeconds: n.lagSeconds!,
+        spareSeconds: round1(timeoutSeconds - wait),
+        madeIt: wait < timeoutSeconds,
+      };
+    });
+    return {
+      limitId: f.limit?.id ?? 'read-timeout',
+      timeoutSeconds,
+      skewSeconds: job.skewSeconds,
+      allMadeIt: perNode.every((p) => p.madeIt),
+      spareSeconds: round1(Math.min(...perNode.map((p) => p.spareSeconds))),
+      blockedBy: null,
+      perNode,
+    };
+  }
   const sync = limits.find((l) => l.id === 'store-sync' && l.applies);
   const blocked = sync && job.skewSeconds > sync.seconds ? { id: 'store-sync' as const, seconds: sync.seconds } : null;
   const cap = blocked ? Math.min(timeoutSeconds, sync!.seconds) : timeoutSeconds;
@@ -191,6 +226,8 @@ export function whatIf(job: JobModel, limits: LimitInForce[], timeoutSeconds: nu
       madeIt: n.lagSeconds! < cap,
     }));
   return {
+    limitId:
+      limits.find((l) => (l.id === 'rdzv-timeout' || l.id === 'join-timeout') && l.applies)?.id ?? 'rdzv-timeout',
     timeoutSeconds,
     skewSeconds: job.skewSeconds,
     allMadeIt: perNode.every((p) => p.madeIt),

@@ -21,7 +21,11 @@ export type FindingCode =
   | 'STORE_UNREACHABLE'
   | 'UNCLASSIFIED_FAILURE'
   | 'NO_TIMESTAMPS'
-  | 'RUN_ID_MISMATCH';
+  | 'RUN_ID_MISMATCH'
+  | 'RESTARTS'
+  | 'MIXED_JOBS'
+  | 'WORKER_COUNT_EXCEEDS'
+  | 'STORE_BARRIER_WAIT';
 
 export type P = Record<string, string | number | null>;
 
@@ -36,6 +40,23 @@ const secs = (x: string | number | null | undefined) =>
 const secsZh = (x: string | number | null | undefined) => secs(x).replace(/ s$/, ' 秒');
 /** Seconds as people read them: whole above 10, one decimal below. */
 const round = (x: number) => (Math.abs(x) >= 10 ? String(Math.round(x)) : String(Math.round(x * 10) / 10));
+/** Where a limit's value comes from, said every time a limit is: printed, inferred, or an assumed default. */
+const srcEn = (p: P) =>
+  p.source === 'logs'
+    ? 'set in the logs'
+    : p.source === 'inferred'
+      ? 'inferred from how long the nodes waited; the logs do not print it'
+      : p.source === 'default'
+        ? `the default${p.version ? ` for torch ${s(p.version)}` : ''}${p.backend ? `, ${s(p.backend)}` : ''} — assumed, no log line shows it`
+        : 'source unknown';
+const srcZh = (p: P) =>
+  p.source === 'logs'
+    ? '日志中已设置'
+    : p.source === 'inferred'
+      ? '根据节点等待的时长推断；日志中没有打印'
+      : p.source === 'default'
+        ? `${p.version ? `torch ${s(p.version)} ` : ''}${p.backend ? `${s(p.backend)} ` : ''}的默认值 —— 推定，没有日志行显示它`
+        : '来源未知';
 
 const EN: Record<FindingCode, Text> = {
   RUN_ID_MISMATCH: {
@@ -45,13 +66,20 @@ const EN: Record<FindingCode, Text> = {
   },
   LATE_NODE: {
     title: (p) =>
-      p.lag !== null ? `${s(p.node)} started ${secs(p.lag)} after ${s(p.first)}` : `${s(p.node)} arrived late`,
+      Number(p.count) > 1
+        ? `${s(p.count)} nodes started late; the latest, ${s(p.node)}${p.lag !== null ? `, ${secs(p.lag)} after ${s(p.first)}` : ''}`
+        : p.lag !== null
+          ? `${s(p.node)} started ${secs(p.lag)} after ${s(p.first)}`
+          : `${s(p.node)} arrived late`,
     detail: (p) =>
-      (p.lag !== null
-        ? `${s(p.node)} launched torchrun ${secs(p.lag)} after the first node (${s(p.first)}).`
-        : p.clockSuspect
-          ? `${s(p.node)} reached the rendezvous after the others had given up, yet its timestamps put it among the first: check its clock or time zone.`
+      (Number(p.count) > 1
+        ? `${s(p.count)} nodes launched late; by lag: ${s(p.worst)}${Number(p.count) > 8 ? ', …' : ''}.`
+        : p.lag !== null
+          ? `${s(p.node)} launched torchrun ${secs(p.lag)} after the first node (${s(p.first)}).`
           : `${s(p.node)} reached the rendezvous after the others had given up; its log carries no time, so its lag cannot be measured.`) +
+      (p.clockOffset !== null
+        ? ` Its clock reads ${secs(p.clockOffset)} away from the others at the rendezvous they all left together: its lag includes that offset; check its clock (chrony/NTP).`
+        : '') +
       (p.victims
         ? ` The nodes that reported the failure (${s(p.victims)}) were waiting for it: the error shows up on the nodes that waited, not on the one that was late.`
         : ''),
@@ -59,7 +87,7 @@ const EN: Record<FindingCode, Text> = {
   HOST_NODE_LATE: {
     title: (p) => `The store host ${s(p.node)} was the late node`,
     detail: (p) =>
-      `${s(p.node)} hosts the TCPStore (${s(p.role)}). When it starts late, the other nodes do not wait in the rendezvous: they fail to connect to it once their connect deadline (${s(p.limitName)} = ${secs(p.limit)}) runs out.`,
+      `${s(p.node)} hosts the TCPStore (${s(p.role)})${p.lag !== null ? ` and launched ${secs(p.lag)} after the first node` : ''}. When it starts late, the other nodes do not wait in the rendezvous: they fail to connect to it once their connect deadline runs out — ${s(p.limitName)} = ${secs(p.limit)} (${srcEn(p)}), the limit that fired. The store host's own later timeout is a consequence. Raise ${s(p.limitName)} on every node (the same --rdzv_conf everywhere), or start the host first.`,
   },
   SKEW_EXCEEDS_STORE_SYNC: {
     title: () => `The 300 s rank-assignment wait fired, not the rendezvous timeout`,
@@ -69,7 +97,7 @@ const EN: Record<FindingCode, Text> = {
   SKEW_EXCEEDS_RDZV_TIMEOUT: {
     title: (p) => `The rendezvous limit (${s(p.key)} = ${secs(p.limit)}) was shorter than the skew`,
     detail: (p) =>
-      `The ${s(p.backend)} rendezvous waits ${s(p.key)} = ${secs(p.limit)} (${s(p.from)})${p.skew !== null ? `, but the nodes started up to ${secs(p.skew)} apart` : ''}; ${s(p.reporters)} gave up before ${s(p.late)} arrived.` +
+      `The ${s(p.backend)} rendezvous waits ${s(p.key)} = ${secs(p.limit)} (${srcEn(p)})${p.skew !== null ? `, but the nodes started up to ${secs(p.skew)} apart` : ''}; ${s(p.reporters)} gave up before ${p.late ? s(p.late) : 'the late node'} arrived.` +
       (p.ignoredTimeout
         ? ` Note: the c10d backend ignores timeout=${s(p.ignoredTimeout)}; it reads join_timeout.`
         : ''),
@@ -87,9 +115,17 @@ const EN: Record<FindingCode, Text> = {
       `${s(p.node)}'s log begins ${secs(p.seconds)} before its torchrun launch${p.activity ? `, with work such as: ${s(p.activity)}` : ''}. Work done before torchrun starts delays the rendezvous for every node.`,
   },
   NODE_LOG_MISSING: {
-    title: (p) => `No log for ${s(p.missing)}`,
+    title: (p) =>
+      Number(p.count) > 1
+        ? `No log for ${s(p.count)} nodes (${s(p.missing)}${Number(p.count) > 64 ? ', …' : ''})`
+        : `No log for ${s(p.missing)}`,
     detail: (p) =>
-      `The job had ${s(p.expected)} nodes but logs for ${s(p.present)} were given. A node whose log was not provided could be the culprit.`,
+      `The job had ${s(p.expected)} nodes${p.formed ? ' (the world that formed)' : ''} but logs for ${s(p.present)} were given. ` +
+      (p.likely
+        ? 'No node present was late: the node whose log is missing is the likely culprit.'
+        : p.formed
+          ? 'The world formed without a problem; the missing logs change nothing in the verdict.'
+          : 'A node whose log was not provided could be the culprit.'),
   },
   CLOCK_OFFSET: {
     title: (p) => `${s(p.node)}'s clock is ${secs(p.offset)} off`,
@@ -104,12 +140,12 @@ const EN: Record<FindingCode, Text> = {
   PG_INIT_TIMEOUT: {
     title: (p) => `init_process_group timed out (${secs(p.limit)})`,
     detail: (p) =>
-      `The workers of ${s(p.reporters)} waited ${secs(p.limit)} in init_process_group for ${s(p.late) !== '?' ? `the workers of ${s(p.late)}` : 'the others'}, which reached it late. The rendezvous itself had completed: the delay happened in the training script before init_process_group.`,
+      `The workers of ${s(p.reporters)} waited ${secs(p.limit)} (${srcEn(p)}) in init_process_group for ${s(p.late) !== '?' ? `the workers of ${s(p.late)}` : 'the others'}, which reached it late. The rendezvous itself had completed: the delay happened in the training script before init_process_group.`,
   },
   COMM_INIT_TIMEOUT: {
     title: (p) => `Communicator setup (${s(p.lib)}) timed out`,
     detail: (p) =>
-      `Setting up the ${s(p.lib)} communicator timed out${p.limit !== null ? ` after ${secs(p.limit)}` : ''} on ${s(p.reporters)}: a peer reached it late or could not be reached.`,
+      `Setting up the ${s(p.lib)} communicator timed out${p.limit !== null ? ` after ${secs(p.limit)} (${srcEn(p)})` : ''} on ${s(p.reporters)}: ${p.late ? `${s(p.late)} reached it late or could not be reached` : 'a peer reached it late or could not be reached'}.`,
   },
   NOT_A_STARTUP_PROBLEM: {
     title: () => `A collective timed out during training — not a startup problem`,
@@ -124,17 +160,42 @@ const EN: Record<FindingCode, Text> = {
   STORE_UNREACHABLE: {
     title: (p) => `The store at ${s(p.endpoint)} could not be reached`,
     detail: (p) =>
-      `${s(p.reporters)} could not connect to the rendezvous store at ${s(p.endpoint)}${p.limit !== null ? ` within ${secs(p.limit)}` : ''}. Either its host started late (no log of it shows it up) or the address is wrong or blocked.`,
+      `${s(p.reporters)} could not connect to the rendezvous store at ${s(p.endpoint)}${p.limit !== null ? ` within ${secs(p.limit)} (${srcEn(p)})` : ''}. Either its host started late${p.missing ? ` — its log is not among those given (${s(p.missing)})` : ' (no log of it shows it up)'} or the address is wrong or blocked.`,
   },
   UNCLASSIFIED_FAILURE: {
     title: (p) => `Failed outside the startup stages: ${s(p.error)}`,
     detail: (p) =>
-      `${s(p.reporters)} failed with ${s(p.error)}. This is not a timeout between nodes; the evidence lines show where it was raised.`,
+      `${s(p.reporters)} failed with ${s(p.error)}. This is not a timeout between nodes; the evidence lines show where it was raised.` +
+      (p.lowConfidence
+        ? ' The log ends inside the traceback: the exception itself is not in the text, so this is read from its frames (low confidence).'
+        : ''),
   },
   NO_TIMESTAMPS: {
     title: () => `These logs carry no usable timestamps`,
-    detail: () =>
-      `torchrun lines here have no time (torch ≤ 2.0 at default settings, or Slurm/plain captures), so launch times and skew cannot be measured; the verdict and stage still come from the text.`,
+    detail: (p) =>
+      p.partial
+        ? `The torchrun lines here carry no time, although some other lines do; launch times and skew cannot be measured from them. The verdict and stage still come from the text.`
+        : `torchrun lines here have no time (torch ≤ 2.0 at default settings, or Slurm/plain captures), so launch times and skew cannot be measured; the verdict and stage still come from the text.`,
+  },
+  RESTARTS: {
+    title: (p) => `${s(p.nodes)} restarted: ${s(p.attempts)} attempts`,
+    detail: (p) =>
+      `The agents restarted their worker groups ${s(p.restarts)} time(s)${p.stages ? ` after failures in ${s(p.stages)}` : ''}${p.left !== null ? `; ${s(p.left)} of ${s(p.max)} restarts were left at the last one` : ''}. ${p.lastFormed ? 'The last attempt formed the world.' : 'The last attempt did not form the world.'} Each attempt meets in its own rendezvous round: skew is measured per attempt.`,
+  },
+  MIXED_JOBS: {
+    title: (p) => `These logs come from ${s(p.runs)} different runs`,
+    detail: (p) =>
+      `The files name different ${p.by === 'run-id' ? 'rendezvous ids' : 'rendezvous endpoints'}: ${s(p.groups)}. Their nodes were not paired with each other; analyse one run at a time.`,
+  },
+  WORKER_COUNT_EXCEEDS: {
+    title: (p) => `More workers (${s(p.workers)}) than the world size (${s(p.world)}) at the store barrier`,
+    detail: (p) =>
+      `The store-based barrier counted ${s(p.workers)} workers for a world of ${s(p.world)}${p.key ? ` (key ${s(p.key)})` : ''}: keys left in the store by an earlier run, or the job launched twice on the same store.`,
+  },
+  STORE_BARRIER_WAIT: {
+    title: () => `Ranks waited at the store barrier of init_process_group`,
+    detail: (p) =>
+      `${s(p.waits)} wait(s) at the store-based barrier${p.seconds !== null ? `, the longest ${secs(p.seconds)}` : ''}, with ${s(p.joined)} of ${s(p.world)} workers joined${p.timeout ? `, against a timeout of ${s(p.timeout)}` : ''}. The job got through; a later rank would have to arrive within that timeout.`,
   },
 };
 
@@ -145,19 +206,27 @@ const ZH: Record<FindingCode, Text> = {
       `各 agent 加入的 rendezvous 分别是 ${s(p.ids)}。只有 --rdzv_id 相同的节点才会会合；每组都在等待其他节点直到超时。这不是启动时间差问题：多长的超时都不够。`,
   },
   LATE_NODE: {
-    title: (p) => (p.lag !== null ? `${s(p.node)} 比 ${s(p.first)} 晚启动 ${secsZh(p.lag)}` : `${s(p.node)} 迟到`),
+    title: (p) =>
+      Number(p.count) > 1
+        ? `${s(p.count)} 个节点启动晚了；最晚的是 ${s(p.node)}${p.lag !== null ? `，比 ${s(p.first)} 晚 ${secsZh(p.lag)}` : ''}`
+        : p.lag !== null
+          ? `${s(p.node)} 比 ${s(p.first)} 晚启动 ${secsZh(p.lag)}`
+          : `${s(p.node)} 迟到`,
     detail: (p) =>
-      (p.lag !== null
-        ? `${s(p.node)} 的 torchrun 比第一个节点（${s(p.first)}）晚 ${secsZh(p.lag)} 启动。`
-        : p.clockSuspect
-          ? `${s(p.node)} 在其他节点放弃之后才到达 rendezvous，但它的时间戳显示它是最早启动的之一：请检查它的时钟或时区。`
+      (Number(p.count) > 1
+        ? `${s(p.count)} 个节点启动晚了；按落后时间：${s(p.worst)}${Number(p.count) > 8 ? '，…' : ''}。`
+        : p.lag !== null
+          ? `${s(p.node)} 的 torchrun 比第一个节点（${s(p.first)}）晚 ${secsZh(p.lag)} 启动。`
           : `${s(p.node)} 在其他节点放弃之后才到达 rendezvous；它的日志没有时间戳，无法计算落后时间。`) +
+      (p.clockOffset !== null
+        ? `在所有节点同时离开的 rendezvous 时刻，它的时钟与其他节点相差 ${secsZh(p.clockOffset)}：它的落后时间包含这个偏差；请检查它的时钟（chrony/NTP）。`
+        : '') +
       (p.victims ? `报错的节点（${s(p.victims)}）是在等待它：错误出现在等待的节点上，而不是迟到的节点上。` : ''),
   },
   HOST_NODE_LATE: {
     title: (p) => `迟到的是 store 主机 ${s(p.node)}`,
     detail: (p) =>
-      `${s(p.node)} 承载 TCPStore（${s(p.role)}）。它启动晚时，其他节点不会在 rendezvous 中等待，而是在连接期限（${s(p.limitName)} = ${secsZh(p.limit)}）用完后连接失败。`,
+      `${s(p.node)} 承载 TCPStore（${s(p.role)}）${p.lag !== null ? `，比第一个节点晚 ${secsZh(p.lag)} 启动` : ''}。它启动晚时，其他节点不会在 rendezvous 中等待，而是在连接期限用完后连接失败 —— 触发的是 ${s(p.limitName)} = ${secsZh(p.limit)}（${srcZh(p)}）。store 主机自己之后的超时是后果。在所有节点上调大 ${s(p.limitName)}（所有节点使用相同的 --rdzv_conf），或先启动 store 主机。`,
   },
   SKEW_EXCEEDS_STORE_SYNC: {
     title: () => `触发的是 300 秒的 rank 分配等待，而不是 rendezvous 超时`,
@@ -167,7 +236,7 @@ const ZH: Record<FindingCode, Text> = {
   SKEW_EXCEEDS_RDZV_TIMEOUT: {
     title: (p) => `rendezvous 期限（${s(p.key)} = ${secsZh(p.limit)}）短于启动时间差`,
     detail: (p) =>
-      `${s(p.backend)} rendezvous 等待 ${s(p.key)} = ${secsZh(p.limit)}（${s(p.from)}）${p.skew !== null ? `，但各节点启动时间最多相差 ${secsZh(p.skew)}` : ''}；${s(p.reporters)} 在 ${s(p.late)} 到达之前就放弃了。` +
+      `${s(p.backend)} rendezvous 等待 ${s(p.key)} = ${secsZh(p.limit)}（${srcZh(p)}）${p.skew !== null ? `，但各节点启动时间最多相差 ${secsZh(p.skew)}` : ''}；${s(p.reporters)} 在 ${p.late ? s(p.late) : '迟到的节点'} 到达之前就放弃了。` +
       (p.ignoredTimeout ? `注意：c10d 后端会忽略 timeout=${s(p.ignoredTimeout)}，它读取的是 join_timeout。` : ''),
   },
   SKEW_RISK: {
@@ -183,9 +252,17 @@ const ZH: Record<FindingCode, Text> = {
       `${s(p.node)} 的日志比它的 torchrun 启动早 ${secsZh(p.seconds)}${p.activity ? `，期间在做：${s(p.activity)}` : ''}。torchrun 启动前的工作会推迟所有节点的 rendezvous。`,
   },
   NODE_LOG_MISSING: {
-    title: (p) => `缺少 ${s(p.missing)} 的日志`,
+    title: (p) =>
+      Number(p.count) > 1
+        ? `缺少 ${s(p.count)} 个节点的日志（${s(p.missing)}${Number(p.count) > 64 ? '，…' : ''}）`
+        : `缺少 ${s(p.missing)} 的日志`,
     detail: (p) =>
-      `作业有 ${s(p.expected)} 个节点，但只提供了 ${s(p.present)} 个节点的日志。未提供日志的节点可能就是元凶。`,
+      `作业有 ${s(p.expected)} 个节点${p.formed ? '（实际组成的 world）' : ''}，但只提供了 ${s(p.present)} 个节点的日志。` +
+      (p.likely
+        ? '日志中的节点都没有迟到：缺少日志的节点最可能是元凶。'
+        : p.formed
+          ? 'world 已正常组成；缺少的日志不影响结论。'
+          : '未提供日志的节点可能就是元凶。'),
   },
   CLOCK_OFFSET: {
     title: (p) => `${s(p.node)} 的时钟偏差 ${secsZh(p.offset)}`,
@@ -200,12 +277,12 @@ const ZH: Record<FindingCode, Text> = {
   PG_INIT_TIMEOUT: {
     title: (p) => `init_process_group 超时（${secsZh(p.limit)}）`,
     detail: (p) =>
-      `${s(p.reporters)} 的 worker 在 init_process_group 中等待了 ${secsZh(p.limit)}，等待${s(p.late) !== '?' ? ` ${s(p.late)} 的 worker` : '其他节点'}，而它们到达得太晚。rendezvous 本身已经完成：延迟发生在训练脚本调用 init_process_group 之前。`,
+      `${s(p.reporters)} 的 worker 在 init_process_group 中等待了 ${secsZh(p.limit)}（${srcZh(p)}），等待${s(p.late) !== '?' ? ` ${s(p.late)} 的 worker` : '其他节点'}，而它们到达得太晚。rendezvous 本身已经完成：延迟发生在训练脚本调用 init_process_group 之前。`,
   },
   COMM_INIT_TIMEOUT: {
     title: (p) => `通信域（${s(p.lib)}）建立超时`,
     detail: (p) =>
-      `${s(p.reporters)} 上建立 ${s(p.lib)} 通信域${p.limit !== null ? `在 ${secsZh(p.limit)} 后` : ''}超时：有对端节点到达太晚或无法连接。`,
+      `${s(p.reporters)} 上建立 ${s(p.lib)} 通信域${p.limit !== null ? `在 ${secsZh(p.limit)}（${srcZh(p)}）后` : ''}超时：${p.late ? `${s(p.late)} 到达太晚或无法连接` : '有对端节点到达太晚或无法连接'}。`,
   },
   NOT_A_STARTUP_PROBLEM: {
     title: () => `训练过程中集合通信超时 —— 不是启动问题`,
@@ -220,16 +297,40 @@ const ZH: Record<FindingCode, Text> = {
   STORE_UNREACHABLE: {
     title: (p) => `无法连接位于 ${s(p.endpoint)} 的 store`,
     detail: (p) =>
-      `${s(p.reporters)}${p.limit !== null ? `在 ${secsZh(p.limit)} 内` : ''}无法连接 ${s(p.endpoint)} 上的 rendezvous store。要么它的主机启动晚了（没有日志表明它已启动），要么地址错误或被阻断。`,
+      `${s(p.reporters)}${p.limit !== null ? `在 ${secsZh(p.limit)}（${srcZh(p)}）内` : ''}无法连接 ${s(p.endpoint)} 上的 rendezvous store。要么它的主机启动晚了${p.missing ? `（它的日志不在所提供的日志中：${s(p.missing)}）` : '（没有日志表明它已启动）'}，要么地址错误或被阻断。`,
   },
   UNCLASSIFIED_FAILURE: {
     title: (p) => `在启动阶段之外失败：${s(p.error)}`,
-    detail: (p) => `${s(p.reporters)} 因 ${s(p.error)} 失败。这不是节点之间的超时；证据行显示了出错的位置。`,
+    detail: (p) =>
+      `${s(p.reporters)} 因 ${s(p.error)} 失败。这不是节点之间的超时；证据行显示了出错的位置。` +
+      (p.lowConfidence ? '日志在 traceback 中间就结束了：文本中没有异常本身，这是根据调用栈判断的（置信度低）。' : ''),
   },
   NO_TIMESTAMPS: {
     title: () => `这些日志没有可用的时间戳`,
-    detail: () =>
-      `这里的 torchrun 日志行没有时间（torch ≤ 2.0 默认设置，或 Slurm/纯文本采集），因此无法测量启动时间和时间差；结论和失败阶段仍然来自文本。`,
+    detail: (p) =>
+      p.partial
+        ? `这里的 torchrun 日志行没有时间（虽然其他一些行有）；无法据此测量启动时间和时间差。结论和失败阶段仍然来自文本。`
+        : `这里的 torchrun 日志行没有时间（torch ≤ 2.0 默认设置，或 Slurm/纯文本采集），因此无法测量启动时间和时间差；结论和失败阶段仍然来自文本。`,
+  },
+  RESTARTS: {
+    title: (p) => `${s(p.nodes)} 重启过：共 ${s(p.attempts)} 次尝试`,
+    detail: (p) =>
+      `agent 重启了 worker 组 ${s(p.restarts)} 次${p.stages ? `，起因是 ${s(p.stages)} 阶段的失败` : ''}${p.left !== null ? `；最后一次重启时还剩 ${s(p.left)}/${s(p.max)} 次` : ''}。${p.lastFormed ? '最后一次尝试组成了 world。' : '最后一次尝试没有组成 world。'}每次尝试都在自己的 rendezvous 轮次中会合：启动时间差按每次尝试分别计算。`,
+  },
+  MIXED_JOBS: {
+    title: (p) => `这些日志来自 ${s(p.runs)} 次不同的运行`,
+    detail: (p) =>
+      `这些文件中的${p.by === 'run-id' ? ' rendezvous id' : ' rendezvous endpoint'}不同：${s(p.groups)}。它们的节点没有被互相配对；请每次分析一次运行。`,
+  },
+  WORKER_COUNT_EXCEEDS: {
+    title: (p) => `store barrier 中的 worker 数（${s(p.workers)}）多于 world size（${s(p.world)}）`,
+    detail: (p) =>
+      `store-based barrier 为大小为 ${s(p.world)} 的 world 统计到 ${s(p.workers)} 个 worker${p.key ? `（键 ${s(p.key)}）` : ''}：store 中残留了之前运行的键，或者作业在同一个 store 上启动了两次。`,
+  },
+  STORE_BARRIER_WAIT: {
+    title: () => `各 rank 在 init_process_group 的 store barrier 中等待过`,
+    detail: (p) =>
+      `在 store-based barrier 中等待了 ${s(p.waits)} 次${p.seconds !== null ? `，最长 ${secsZh(p.seconds)}` : ''}，已加入 ${s(p.joined)}/${s(p.world)} 个 worker${p.timeout ? `，超时为 ${s(p.timeout)}` : ''}。作业顺利通过；更晚的 rank 必须在该超时内到达。`,
   },
 };
 

@@ -1,8 +1,8 @@
 // The parsing core's public surface. Pure TypeScript: no DOM, no Node APIs; runs in workers and in Node.
 export { createExtractor } from './extract';
 export type { Extractor, ExtractorOptions } from './extract';
-export { buildJob } from './job';
-export type { BuildOptions } from './job';
+export { buildJob } from './job/index';
+export type { BuildOptions } from './job/index';
 export { CATALOGUE, ALL_ANCHORS } from './catalogue';
 export type { CatalogueEntry } from './catalogue';
 export * from './model';

@@ -1,7 +1,7 @@
 // The job model: what every view (CLI, dashboard, share link) reads. Plain data only, so it crosses
 // worker boundaries with structured clone and serialises to JSON unchanged.
 
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 /** How much of an instant a log line really told us. */
 export type TimeQuality =
@@ -151,6 +151,94 @@ export interface NodeEvent {
   /** `[rankN]:` prefixes (global ranks) and the `--tee` local rank, when the line carried them. */
   ranks?: number[];
   localRank?: number;
+  /** Values the catalogue entry extracted (and its block lines added): what the views read, never the text. */
+  fields: Record<string, string>;
+  /** Low when inferred from a cut log (a traceback whose exception line is missing). */
+  confidence?: 'low';
+  /** The agent attempt (restart_count) the event belongs to, when the node restarted. */
+  attempt?: number;
+}
+
+/** Values a code's words are made from. Node lists travel as arrays, not joined strings. */
+export type Values = Record<string, string | number | string[] | null>;
+
+/** A statement the analysis makes (an assumption, a limit of the data); the i18n layer words it. */
+export interface Note {
+  code: NoteCode;
+  values: Values;
+}
+
+export type NoteCode =
+  /** A note as words only: what share links of format 1 carried. */
+  | 'text'
+  | 'year-from-line'
+  | 'year-from-child-failed'
+  | 'year-from-mtime'
+  | 'year-assumed'
+  | 'zone-learned'
+  | 'zone-assumed'
+  | 'set-by-hand'
+  | 'tz-corrected'
+  | 'clock-corrected'
+  | 'launch-derived'
+  | 'launch-partial'
+  | 'launch-unknown'
+  | 'times-derived'
+  | 'no-progress'
+  | 'agents-in-stream'
+  | 'limit-inferred'
+  | 'limit-assumed';
+
+/** One sentence of why the culprit is who it is; the i18n layer words it. */
+export interface Reason {
+  code: ReasonCode;
+  values: Values;
+}
+
+export type ReasonCode =
+  /** A reason as words only: what share links of format 1 carried. */
+  | 'text'
+  | 'host-up-others-late'
+  | 'pg-waiters-late-arrival'
+  | 'first-failure-in-time'
+  | 'most-reported-stage'
+  | 'host-absent'
+  | 'host-silent'
+  | 'host-late-by-launch'
+  | 'host-late-consequence'
+  | 'store-key-names-node'
+  | 'late-by-launch'
+  | 'missing-likely'
+  | 'launch-times-outrank-text'
+  | 'joined-count';
+
+/** The limit that fired, and where its value comes from: printed in the logs, inferred from elapsed time, or assumed. */
+export interface LimitFired {
+  id: string;
+  seconds: number;
+  from: 'logs' | 'inferred' | 'default';
+  evidence: EvidenceLine | null;
+}
+
+/** One run of a node's agent: the first start, then one per restart of its worker group. */
+export interface Attempt {
+  /** restart_count: 0 for the first run. */
+  index: number;
+  start: string | null;
+  /** What ended it (the failure before a restart), or null for the last attempt. */
+  failure: { stage: FailureStage | null; evidence: EvidenceLine } | null;
+  /** "N/M attempts left" as printed when it restarted. */
+  attemptsLeft: number | null;
+  maxRestarts: number | null;
+  /** The rendezvous of this attempt completed. */
+  formedWorld: boolean;
+  evidence: EvidenceLine;
+}
+
+/** Files that belong to different runs, by the key that told them apart. */
+export interface MixedJobs {
+  by: 'run-id' | 'endpoint' | 'time';
+  groups: { key: string; nodes: string[]; files: string[] }[];
 }
 
 export interface JobNode {
@@ -162,6 +250,8 @@ export interface JobNode {
   files: string[];
   identity: IdentityHint[];
   launchTime: string | null;
+  /** Where the launch time comes from: a line's own time, or derived from a stated wait. */
+  launchFrom: 'line' | 'derived' | null;
   /** The first and last lines of the node's logs that carry a time (pre-launch work, where logs end). */
   firstLine: NodeEvent | null;
   lastLine: NodeEvent | null;
@@ -173,6 +263,10 @@ export interface JobNode {
   events: NodeEvent[];
   /** The node's own failure stage, when it reported one. */
   failureStage: FailureStage | null;
+  /** Agents found in this node's logs (more than one: several agents logged into one unlabelled stream). */
+  agents: number;
+  /** The node's agent runs, when it restarted (empty otherwise). */
+  attempts: Attempt[];
 }
 
 export interface JobFacts {
@@ -190,17 +284,25 @@ export interface JobFacts {
   rdzvConfigsDefaulted: string[];
   /** The line that printed rdzv_configs (or the torchrun command). */
   rdzvConfigsEvidence: EvidenceLine | null;
+  /** Workers in the world (ranks). */
   worldSize: number | null;
+  /** Nodes in the world that formed (the rendezvous result or a round's size), when the logs show one. */
+  worldNodes: number | null;
 }
 
 export interface Failure {
   stage: FailureStage;
   reportedBy: string[];
+  /** The culprits: nodes that were late, absent or crashed first (missing nodes are listed in `missingNodes`). */
   lateNodes: string[];
   timeoutSeconds: number | null;
-  /** Why these nodes were named late (text the UI and CLI show). */
-  reasoning: string[];
+  /** The limit that fired with where its value comes from; null when no limit was involved or none is known. */
+  limit: LimitFired | null;
+  /** Why these nodes were named. */
+  reasoning: Reason[];
   evidence: EvidenceLine[];
+  /** Low when the failure is read from a cut log (the exception itself is not in the text). */
+  confidence: 'high' | 'low';
 }
 
 /**
@@ -246,11 +348,17 @@ export interface JobModel {
   skewSeconds: number | null;
   nodes: JobNode[];
   job: JobFacts;
-  /** Nodes implied by the world size but absent from the logs. */
+  /** Nodes implied by the world size but absent from the logs (the first few, by name). */
   missingNodes: string[];
+  /** How many nodes are missing in all (more than `missingNodes` lists when the world is large). */
+  missingCount: number;
+  /** Proof that the world formed: its size in nodes and the line that shows it; null when none. */
+  worldFormed: { nodes: number; evidence: EvidenceLine } | null;
+  /** Files of more than one run, when they were dropped together; null for one run. */
+  mixedJobs: MixedJobs | null;
   /** Clock offsets beyond their bound (empty when the clocks agree or cannot be compared). */
   clockOffsets: ClockOffset[];
   /** Assumptions and limits the analysis made (year guessed, zone assumed, time derived…). */
-  notes: string[];
+  notes: Note[];
   files: { file: string; bytes: number; lines: number; problem: FileProblem | null }[];
 }

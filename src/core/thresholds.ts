@@ -1,7 +1,8 @@
+import { effectsOf } from './catalogue';
 import RAW from './data/thresholds.json';
-import { parseTimedelta } from './time';
-import { torchMinor } from './facts';
-import type { EvidenceLine, JobModel, NodeEvent } from './model';
+import { statedSeconds } from './durations';
+import { torchMinor } from './job/facts';
+import type { EvidenceLine, JobFacts, JobModel, LimitFired } from './model';
 
 // The startup timeouts as data (data/thresholds.json: value, what it bounds, source, versions, how to raise
 // it — the shared research notes), and the ones in force for one job: what its logs printed, else the
@@ -37,8 +38,11 @@ export type ClockStart = 'launch' | 'rendezvous-complete' | 'workers-started' | 
 export interface LimitInForce {
   id: LimitId;
   seconds: number;
-  /** Read from the logs, the default of this version/backend, or our recommendation (a reference line). */
-  from: 'logs' | 'default' | 'recommendation';
+  /**
+   * Printed in the logs, inferred from elapsed time (a failure N s after the launch with a stated wait), the
+   * default of this version/backend (an assumption: no log shows it), or our recommendation (a reference line).
+   */
+  from: 'logs' | 'inferred' | 'default' | 'recommendation';
   evidence: EvidenceLine | null;
   /** How to raise it; null when no flag can (the ≤2.3 synchronize wait). */
   knob: string | null;
@@ -60,7 +64,11 @@ const defOf = (id: string): ThresholdDef => {
 
 /** Version as a number (2.03 for 2.3); ranges like "≤2.0" and "2.1–2.2" read as their upper end. */
 export function versionOf(job: JobModel): number | null {
-  const v = job.job.torchVersion;
+  return versionOfFacts(job.job);
+}
+
+function versionOfFacts(facts: JobFacts): number | null {
+  const v = facts.torchVersion;
   if (!v) return null;
   const range = /[–-]\s*(\d+\.\d+)/.exec(v);
   return torchMinor(range ? range[1]! : v);
@@ -70,36 +78,56 @@ export function versionOf(job: JobModel): number | null {
  * True when the ≤ 2.3 rank-assignment `synchronize` (300 s, not configurable) may be in the startup path:
  * the version is unknown, or it (or the lower end of an inferred range like "2.3–2.4") is below 2.4.
  */
-export function hasStoreSync(job: JobModel): boolean {
-  const v = job.job.torchVersion;
+export function hasStoreSync(job: JobModel | JobFacts): boolean {
+  const v = 'job' in job ? job.job.torchVersion : job.torchVersion;
   if (!v) return true;
   const low = /^(?:≤|<=)/.test(v) ? 0 : torchMinor(v);
   return low === null || low < 2.04;
 }
 
-function allEvents(job: JobModel): NodeEvent[] {
-  return job.nodes.flatMap((n) => n.events);
+/** What the limits read of an event: the catalogue entry's stated limit, its stage, where it is. */
+export interface LimitEvent {
+  id: string;
+  stage?: string | undefined;
+  file: string;
+  line: number;
+  text: string;
+  fields: Record<string, string>;
 }
 
-function ev(e: NodeEvent | undefined): EvidenceLine | null {
+function ev(e: LimitEvent | undefined): EvidenceLine | null {
   return e ? { file: e.file, line: e.line, text: e.text } : null;
 }
 
+/** The limits in force for a built job (the fired one as the analysis found it). */
 export function limitsInForce(job: JobModel): LimitInForce[] {
+  return limitsOf(
+    job.job,
+    job.nodes.flatMap((n) => n.events),
+    job.failure?.limit ?? null,
+  );
+}
+
+/** The limits in force for these facts and events; `fired` replaces the value of the limit it names. */
+export function limitsOf(
+  facts: JobFacts,
+  events: readonly LimitEvent[],
+  fired: LimitFired | null = null,
+): LimitInForce[] {
   const out: LimitInForce[] = [];
-  const conf = job.job.rdzvConfigs ?? {};
-  const backend = job.job.backend ?? 'static';
+  const conf = facts.rdzvConfigs ?? {};
+  const backend = facts.backend ?? 'static';
   const dynamic = backend === 'c10d' || backend === 'etcd-v2';
-  const v = versionOf(job);
+  const v = versionOfFacts(facts);
   const fromConf = (key: string, def: ThresholdDef, applies: boolean, clockStarts: ClockStart, id: LimitId) => {
     const raw = conf[key];
     const n = raw === undefined ? NaN : Number(raw);
-    const stated = Number.isFinite(n) && !job.job.rdzvConfigsDefaulted.includes(key);
+    const stated = Number.isFinite(n) && n > 0 && !facts.rdzvConfigsDefaulted.includes(key);
     out.push({
       id,
-      seconds: Number.isFinite(n) ? n : def.seconds,
+      seconds: Number.isFinite(n) && n > 0 ? n : def.seconds,
       from: stated ? 'logs' : 'default',
-      evidence: stated ? job.job.rdzvConfigsEvidence : null,
+      evidence: stated ? facts.rdzvConfigsEvidence : null,
       knob: `--rdzv_conf ${key}=N`,
       applies,
       clockStarts,
@@ -109,14 +137,15 @@ export function limitsInForce(job: JobModel): LimitInForce[] {
   };
 
   const sync = defOf('elastic_store_synchronize_startup');
-  const syncFired = allEvents(job).find((e) => e.id === 'socket-timeout' && e.stage === 'rank-assignment');
+  // The ≤2.3 synchronize prints no limit of its own: a rank-assignment failure that states none is its evidence.
+  const syncFired = events.find((e) => e.stage === 'rank-assignment' && !effectsOf(e.id).limit);
   out.push({
     id: 'store-sync',
     seconds: sync.seconds,
     from: 'default',
     evidence: ev(syncFired),
     knob: null,
-    applies: hasStoreSync(job) && !dynamic,
+    applies: hasStoreSync(facts) && !dynamic,
     clockStarts: 'launch',
     def: sync.id,
     sourcePath: sync.source_path,
@@ -126,14 +155,14 @@ export function limitsInForce(job: JobModel): LimitInForce[] {
     fromConf('join_timeout', defOf('dynamic_join_timeout'), dynamic, 'launch', 'join-timeout');
   if (dynamic || conf.read_timeout !== undefined)
     fromConf('read_timeout', defOf('c10d_read_timeout'), dynamic, 'launch', 'read-timeout');
-  const { minNodes, maxNodes } = job.job;
+  const { minNodes, maxNodes } = facts;
   if (dynamic && minNodes !== null && maxNodes !== null && minNodes < maxNodes)
     fromConf('last_call_timeout', defOf('dynamic_last_call_timeout'), true, 'launch', 'last-call-timeout');
 
   // init_process_group: the value a failure printed, else 1800 (gloo) / 600 (NCCL from 2.2).
-  const nccl = allEvents(job).some((e) => /NCCL/.test(e.text));
+  const nccl = events.some((e) => commOf(e) === 'nccl');
   const pgDef = defOf(nccl && (v === null || v >= 2.02) ? 'pg_nccl_default_timeout' : 'pg_default_timeout');
-  const pgSeen = pgTimeoutFromLogs(job);
+  const pgSeen = statedLimit(events, (e) => e.stage === 'pg-init' || e.stage === 'comm-init');
   out.push({
     id: 'pg-init',
     seconds: pgSeen?.seconds ?? pgDef.seconds,
@@ -157,15 +186,15 @@ export function limitsInForce(job: JobModel): LimitInForce[] {
     def: exit.id,
     sourcePath: exit.source_path,
   });
-  const hccl = allEvents(job).filter((e) => e.id === 'hccl-link-timeout' || e.id === 'hccl-ei0006');
+  const hccl = events.filter((e) => commOf(e) === 'hccl');
   if (hccl.length) {
     const hc = defOf('hccl_connect_timeout');
-    const stated = hccl.map((e) => /timeout\[(\d+)/.exec(e.text)).find(Boolean);
+    const stated = statedLimit(hccl, (e) => e.stage === 'comm-init');
     out.push({
       id: 'hccl-connect',
-      seconds: stated ? Number(stated[1]) : hc.seconds,
+      seconds: stated?.seconds ?? hc.seconds,
       from: stated ? 'logs' : 'default',
-      evidence: ev(hccl[0]),
+      evidence: stated?.evidence ?? ev(hccl[0]),
       knob: 'export HCCL_CONNECT_TIMEOUT=N',
       applies: true,
       clockStarts: 'workers-started',
@@ -197,17 +226,34 @@ export function limitsInForce(job: JobModel): LimitInForce[] {
     def: rec.id,
     sourcePath: rec.source_path,
   });
+  if (fired) {
+    const l = out.find((x) => x.id === fired.id);
+    if (l && (l.from === 'default' || fired.from === 'logs')) {
+      l.seconds = fired.seconds;
+      l.from = fired.from;
+      l.evidence = fired.evidence ?? l.evidence;
+    }
+  }
   return out;
 }
 
-function pgTimeoutFromLogs(job: JobModel): { seconds: number; evidence: EvidenceLine } | null {
-  for (const e of allEvents(job)) {
-    if (e.stage !== 'pg-init' && e.stage !== 'comm-init') continue;
-    const ms = /(?:wait timeout after|timed out after|Timeout\(ms\)=)\s*(\d+)ms?/.exec(e.text);
-    if (ms) return { seconds: Number(ms[1]) / 1000, evidence: { file: e.file, line: e.line, text: e.text } };
-    const td = /timeout=(\d+:\d{2}:\d{2})/.exec(e.text);
-    const s = td ? parseTimedelta(td[1]!) : null;
-    if (s !== null) return { seconds: s, evidence: { file: e.file, line: e.line, text: e.text } };
+/** The communicator an event comes from: a watchdog names its library (WorkNCCL / WorkHCCL), others their entry. */
+function commOf(e: LimitEvent): string | null {
+  const lib = e.fields.lib?.toLowerCase();
+  if (lib === 'nccl' || lib === 'hccl') return lib;
+  return effectsOf(e.id).comm ?? null;
+}
+
+/** The first limit a matching event states (its catalogue entry says which field and unit). */
+function statedLimit(
+  events: readonly LimitEvent[],
+  pick: (e: LimitEvent) => boolean,
+): { seconds: number; evidence: EvidenceLine } | null {
+  for (const e of events) {
+    if (!pick(e)) continue;
+    const lim = effectsOf(e.id).limit;
+    const s = lim ? statedSeconds(e.fields, lim) : null;
+    if (s !== null && s > 0) return { seconds: s, evidence: { file: e.file, line: e.line, text: e.text } };
   }
   return null;
 }

@@ -71,13 +71,13 @@ export function nearestYear(month: number, day: number, refMs: number): number {
   return best;
 }
 
-/** `0:30:00`, `1 day, 0:00:00` (Python timedelta str) → seconds. */
-export function parseTimedelta(s: string): number | null {
-  const m = /^(?:(\d+) days?, )?(\d+):(\d{2}):(\d{2}(?:\.\d+)?)$/.exec(s.trim());
-  if (!m) return null;
-  return Number(m[1] ?? 0) * 86400 + Number(m[2]) * 3600 + Number(m[3]) * 60 + Number(m[4]);
-}
+export { parseTimedelta } from './durations';
 
 export function isoOf(ms: number): string {
   return new Date(ms).toISOString();
+}
+
+/** The ISO instant of `ms`, or null when it is not a representable date (a duration read from a hostile line). */
+export function isoOrNull(ms: number): string | null {
+  return Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? new Date(ms).toISOString() : null;
 }

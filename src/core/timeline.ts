@@ -139,7 +139,7 @@ export interface ThresholdLine {
   /** `limit`: in force for this job; `recommended`: our advice; `reference`: the fixed 300/900/1800 s marks. */
   kind: 'limit' | 'recommended' | 'reference';
   /** Where the value came from, for limits: the logs or this version's default. */
-  from: 'logs' | 'default' | 'recommendation' | 'reference';
+  from: 'logs' | 'inferred' | 'default' | 'recommendation' | 'reference';
   clockStarts: ClockStart;
   /** One line for the whole job (counted from the earliest launch), or one tick per node. */
   anchor: 'job' | 'node';

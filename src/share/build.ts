@@ -1,7 +1,7 @@
 import { adviceText, type P } from '../core/diagnosisText';
 import type { Diagnosis, Finding } from '../core/findings';
 import { LANGS, type Lang } from '../core/i18n';
-import type { EvidenceLine, JobModel, JobNode, NodeEvent } from '../core/model';
+import type { EvidenceLine, JobModel, JobNode, NodeEvent, Values } from '../core/model';
 import { adviceValuesOf, rebuildAdvice, type AdviceValues } from './advice';
 import { Redactor, DEFAULT_REDACTION, type RedactOptions, type RedactionCounts } from './redact';
 import { clean, cut } from './text';
@@ -17,12 +17,19 @@ import {
   STAGES,
   type Omission,
   type WireNodeList,
+  type Wire,
   type WireNumbers,
-  type WireV1,
+  type WireValues,
+  MAX_ATTEMPTS,
+  MAX_RUNS,
 } from './wire';
 import { version as APP_VERSION } from '../../package.json';
 
-// The job model and its diagnosis → the link's payload: redacted, cut to size, findings as code + numbers.
+// The job model and its diagnosis → the link's payload: redacted, cut to size, findings, notes and reasons as
+// codes with their values.
+
+/** Node names one value may list (a reason naming every late node of a 4,096-node job is cut here). */
+const MAX_NAMES_IN_VALUE = 256;
 
 export interface SnapshotOptions extends Partial<RedactOptions> {
   /** What the sender typed to say what this is. */
@@ -45,7 +52,7 @@ export interface Dropped {
 }
 
 export interface Built {
-  wire: WireV1;
+  wire: Wire;
   /** What could not go into the link at all (advice whose words could not be reproduced). */
   dropped: Dropped[];
   redacted: RedactionCounts;
@@ -91,7 +98,9 @@ export function buildWire(job: JobModel, dx: Diagnosis, options: SnapshotOptions
   const anyTimes = job.nodes.flatMap((n) =>
     [...n.events.map((e) => e.time), n.firstLine?.time].filter((t): t is string => !!t).map((t) => Date.parse(t)),
   );
-  const t0 = launches.length ? Math.min(...launches) : anyTimes.length ? Math.min(...anyTimes) : null;
+  // A loop, not Math.min(...xs): a large job has more times than a call takes arguments.
+  const least = (xs: number[]) => xs.reduce((a, b) => (b < a ? b : a), Infinity);
+  const t0 = launches.length ? least(launches) : anyTimes.length ? least(anyTimes) : null;
   const base = (n: JobNode) => (t0 === null ? null : n.lagSeconds === null ? t0 : t0 + Math.round(n.lagSeconds * 1000));
   const ds = (n: JobNode, iso: string | null | undefined): number | null => {
     const b = base(n);
@@ -106,8 +115,8 @@ export function buildWire(job: JobModel, dx: Diagnosis, options: SnapshotOptions
   };
   const failure = job.failure;
   const failureEvidence = failure ? evRefs(failure.evidence, 3) : [];
-  const findings: WireV1['F'] = dx.findings.map((f) => {
-    const advice: [WireV1['F'][number][5][number][0], AdviceValues][] = [];
+  const findings: Wire['F'] = dx.findings.map((f) => {
+    const advice: [Wire['F'][number][5][number][0], AdviceValues][] = [];
     for (const a of f.advice) {
       const values = adviceValuesOf(a);
       const redacted = values && redactValues(values, (s) => text(s));
@@ -121,17 +130,26 @@ export function buildWire(job: JobModel, dx: Diagnosis, options: SnapshotOptions
     return [f.code, f.severity, numbersOf(f, index, text), nodeList(f.nodes), evRefs(f.evidence, 3), advice];
   });
 
+  // Values of notes and reasons: node names become node indexes (renamed with the table), words are redacted.
+  const values = (vals: Values): WireValues => {
+    const out: WireValues = {};
+    for (const [k, x] of Object.entries(vals)) {
+      if (!/^[a-z][A-Za-z]{0,23}$/.test(k)) continue;
+      if (x === null || typeof x === 'number') out[k] = typeof x === 'number' && !Number.isFinite(x) ? null : x;
+      else if (Array.isArray(x)) out[k] = nodeList(x.slice(0, MAX_NAMES_IN_VALUE));
+      else out[k] = index.has(x) ? ids[index.get(x)!]! : text(x);
+    }
+    return out;
+  };
+
   const facts = job.job;
-  const w: WireV1 = {
+  const lang: Lang = options.lang && LANGS.includes(options.lang) ? options.lang : 'en';
+  const w: Wire = {
     a: cut(clean(options.appVersion ?? APP_VERSION), 32),
     c: Math.max(0, Math.floor((options.now ?? Date.now()) / 1000)),
     // The sender typed the title and sees it in the preview: it is cleaned and cut, not redacted.
     n: cut(clean(options.title ?? ''), MAX_TITLE),
-    w: [
-      options.lang && LANGS.includes(options.lang) ? options.lang : 'en',
-      options.selectedNode != null ? (index.get(options.selectedNode) ?? null) : null,
-      zoomOf(options.zoom),
-    ],
+    w: [lang, options.selectedNode != null ? (index.get(options.selectedNode) ?? null) : null, zoomOf(options.zoom)],
     o: [...(opts.evidence ? [] : ['evidence' as const]), ...(dropped.length ? ['advice' as const] : [])],
     d: job.verdict,
     t: t0,
@@ -178,6 +196,18 @@ export function buildWire(job: JobModel, dx: Diagnosis, options: SnapshotOptions
           e.stage ? STAGES.indexOf(e.stage) + 1 : 0,
         ]),
       ),
+      p: job.nodes.map((n) =>
+        n.attempts
+          .slice(0, MAX_ATTEMPTS)
+          .map((a) => [
+            a.index,
+            a.failure?.stage ? STAGES.indexOf(a.failure.stage) + 1 : 0,
+            a.attemptsLeft,
+            a.maxRestarts,
+            a.formedWorld ? 1 : 0,
+          ]),
+      ),
+      o: job.nodes.flatMap((n, i) => (n.launchFrom === 'derived' ? [i] : [])),
     },
     I: eventIds,
     m: job.missingNodes.slice(0, 4096).map((m) => text(m, MAX_NAME)),
@@ -193,19 +223,30 @@ export function buildWire(job: JobModel, dx: Diagnosis, options: SnapshotOptions
       failure.stage,
       nodeList(failure.reportedBy),
       nodeList(failure.lateNodes),
-      failure.timeoutSeconds,
-      failure.reasoning.slice(0, MAX_NOTES).map((s) => text(s)),
+      failure.limit && [failure.limit.id, failure.limit.seconds, failure.limit.from, null],
+      failure.reasoning.slice(0, MAX_NOTES).map((x) => [x.code, values(x.values)]),
       failureEvidence,
+      failure.confidence === 'low' ? 1 : 0,
+    ],
+    M: job.missingCount,
+    W: job.worldFormed && [job.worldFormed.nodes, null],
+    X: job.mixedJobs && [
+      job.mixedJobs.by,
+      job.mixedJobs.groups.slice(0, MAX_RUNS).map((g) => [text(g.key), nodeList(g.nodes)]),
     ],
     F: findings,
     T: dx.thresholds.map((t) => [t.id, t.seconds, t.from, t.applies ? 1 : 0, t.def, null]),
-    q: job.notes.slice(0, MAX_NOTES).map((s) => text(s)),
+    q: job.notes.slice(0, MAX_NOTES).map((x) => [x.code, values(x.values)]),
     e: table,
   };
   // Lower-priority evidence after the findings': the limits, the rdzv_configs line, the clock offsets.
   w.T.forEach((t, i) => (t[5] = evRef(dx.thresholds[i]!.evidence)));
   w.j[12] = evRef(facts.rdzvConfigsEvidence);
   w.k.forEach((k, i) => (k[5] = evRef(job.clockOffsets[i]!.evidence)));
+  if (w.f && w.f[3] && failure?.limit) w.f[3][3] = evRef(failure.limit.evidence);
+  if (w.W && job.worldFormed) w.W[1] = evRef(job.worldFormed.evidence);
+  if (job.nodes.every((n) => n.attempts.length === 0)) delete w.N.p;
+  if (w.N.o?.length === 0) delete w.N.o;
   if (job.nodes.every((n) => n.globalRanks.length === 0)) delete w.N.r;
   if (job.nodes.every((n) => n.runId === null)) delete w.N.u;
   return { wire: w, dropped, redacted: r.counts() };

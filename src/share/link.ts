@@ -7,7 +7,8 @@ import { MAX_FRAGMENT_CHARS, MAX_INFLATED_BYTES, parseFragment, seal, unpack, ty
 import { DICTIONARY_V1 } from './dictionary';
 import type { RedactionCounts } from './redact';
 import { expandWire, type ShareSnapshot } from './snapshot';
-import { crossCheck, MAX_NODES, SHARE_VERSION, WireV1Schema, type WireV1 } from './wire';
+import { UPGRADERS, type Upgrader } from './upgrade';
+import { crossCheck, MAX_NODES, SHARE_VERSION, WireSchema, type Wire } from './wire';
 
 // Share links: make one (redacted, within a size budget, saying what it left out), and read one back —
 // any input, never a throw: a link that cannot be read gets a message a person can act on.
@@ -83,12 +84,12 @@ export function shareBase(base: string | undefined): string {
   return hash < 0 ? b : b.slice(0, hash);
 }
 
-const urlOf = (base: string, w: WireV1) => `${base}#share=${seal(SHARE_VERSION, JSON.stringify(w), DICTIONARY_V1)}`;
+const urlOf = (base: string, w: Wire) => `${base}#share=${seal(SHARE_VERSION, JSON.stringify(w), DICTIONARY_V1)}`;
 
 interface Step {
   what: Dropped['what'];
-  applies(w: WireV1): boolean;
-  apply(w: WireV1): string;
+  applies(w: Wire): boolean;
+  apply(w: Wire): string;
 }
 
 /** Cheapest loss first: per-rank detail, evidence lines, events other than launch and failure, notes, the rest. */
@@ -109,7 +110,11 @@ const STEPS: Step[] = [
       w.e = [];
       w.j[1] = null;
       w.j[12] = null;
-      if (w.f) w.f[5] = [];
+      if (w.f) {
+        w.f[5] = [];
+        if (w.f[3]) w.f[3][3] = null;
+      }
+      if (w.W) w.W[1] = null;
       for (const f of w.F) f[4] = [];
       for (const t of w.T) t[5] = null;
       for (const k of w.k) k[5] = null;
@@ -144,7 +149,7 @@ const STEPS: Step[] = [
   },
 ];
 
-function fit(wire: WireV1, base: string, budget: number): { url: string; dropped: Dropped[] } {
+function fit(wire: Wire, base: string, budget: number): { url: string; dropped: Dropped[] } {
   const w = structuredClone(wire);
   const dropped: Dropped[] = [];
   let url = urlOf(base, w);
@@ -174,20 +179,7 @@ export interface ShareError {
 
 export type Decoded = { ok: true; snapshot: ShareSnapshot } | { ok: false; error: ShareError };
 
-/** Turns a link of format `from` into format `from + 1`; `schema` checks the older form first. */
-export interface Upgrader {
-  from: number;
-  /** The preset dictionary format `from` was deflated with, if any. */
-  dictionary?: Uint8Array;
-  schema: v.GenericSchema;
-  up(wire: unknown): unknown;
-}
-
-/**
- * Every upgrade from an older format, oldest first. Format 1 is the first published one; when format 2 comes,
- * add `{ from: 1, schema: WireV1Schema, up }` here and links made today keep opening.
- */
-export const UPGRADERS: Upgrader[] = [];
+export { UPGRADERS, type Upgrader };
 
 const MESSAGES: Record<Exclude<ShareErrorCode, 'newer-version' | 'older-version' | 'invalid'>, string> = {
   'not-a-share-link': 'This is not a skewscope share link: it has no “#share=” part.',
@@ -233,7 +225,7 @@ export function decodeShare(input: unknown, options: { upgraders?: Upgrader[] } 
       if (!old.success) return fail('invalid', invalidMessage(old.issues[0]));
       wire = up.up(old.output);
     }
-    const parsed = v.safeParse(WireV1Schema, wire);
+    const parsed = v.safeParse(WireSchema, wire);
     if (!parsed.success) return fail('invalid', invalidMessage(parsed.issues[0]));
     const problem = crossCheck(parsed.output);
     if (problem) return fail('invalid', `This share link's content is not a valid diagnosis: ${problem}.`);

@@ -41,7 +41,9 @@ export function restore(s: ShareSnapshot, lang: Lang = s.view.lang): Restored {
     seconds === null || t0 === null ? null : new Date(t0 + Math.round(seconds * 1000)).toISOString();
   const edge = (which: 'firstLine' | 'lastLine', seconds: number | null): NodeEvent | null => {
     const time = iso(seconds);
-    return time === null ? null : { kind: 'info', id: which, time, timeFrom: 'line', file: '', line: 0, text: '' };
+    return time === null
+      ? null
+      : { kind: 'info', id: which, time, timeFrom: 'line', file: '', line: 0, text: '', fields: {} };
   };
   const node = (n: ShareNode): JobNode => ({
     id: n.id,
@@ -51,6 +53,7 @@ export function restore(s: ShareSnapshot, lang: Lang = s.view.lang): Restored {
     files: [],
     identity: [],
     launchTime: iso(n.lagSeconds),
+    launchFrom: n.lagSeconds === null ? null : n.launchDerived ? 'derived' : 'line',
     firstLine: edge('firstLine', n.firstLine),
     lastLine: edge('lastLine', n.lastLine),
     lagSeconds: n.lagSeconds,
@@ -66,11 +69,14 @@ export function restore(s: ShareSnapshot, lang: Lang = s.view.lang): Restored {
         file: '',
         line: 0,
         text: '',
+        fields: {},
       };
       if (e.stage) ev.stage = e.stage;
       return ev;
     }),
     failureStage: n.failureStage,
+    agents: 1,
+    attempts: n.attempts.map((a) => ({ ...a })),
   });
   const job: JobModel = {
     schemaVersion: SCHEMA_VERSION,
@@ -79,8 +85,9 @@ export function restore(s: ShareSnapshot, lang: Lang = s.view.lang): Restored {
       ...s.failure,
       reportedBy: [...s.failure.reportedBy],
       lateNodes: [...s.failure.lateNodes],
-      reasoning: [...s.failure.reasoning],
+      reasoning: s.failure.reasoning.map((r) => ({ code: r.code, values: { ...r.values } })),
       evidence: [...s.failure.evidence],
+      limit: s.failure.limit && { ...s.failure.limit },
     },
     skewSeconds: s.skewSeconds,
     nodes: s.nodes.map(node),
@@ -88,10 +95,17 @@ export function restore(s: ShareSnapshot, lang: Lang = s.view.lang): Restored {
       ...s.job,
       rdzvConfigs: s.job.rdzvConfigs && { ...s.job.rdzvConfigs },
       rdzvConfigsDefaulted: [...s.job.rdzvConfigsDefaulted],
+      worldNodes: s.worldFormed?.nodes ?? null,
     },
     missingNodes: [...s.missingNodes],
+    missingCount: s.missingCount,
+    worldFormed: s.worldFormed && { nodes: s.worldFormed.nodes, evidence: s.worldFormed.evidence ?? NO_EVIDENCE },
+    mixedJobs: s.mixedJobs && {
+      by: s.mixedJobs.by,
+      groups: s.mixedJobs.groups.map((g) => ({ ...g, nodes: [...g.nodes], files: [] })),
+    },
     clockOffsets: s.clockOffsets.map((o) => ({ ...o, evidence: o.evidence ?? NO_EVIDENCE })),
-    notes: [...s.notes],
+    notes: s.notes.map((n) => ({ code: n.code, values: { ...n.values } })),
     files: [],
   };
 

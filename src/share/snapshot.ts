@@ -2,10 +2,21 @@ import type { AdviceId } from '../core/advice';
 import type { FindingCode, P } from '../core/diagnosisText';
 import type { Severity } from '../core/findings';
 import type { Lang } from '../core/i18n';
-import type { EventKind, EvidenceLine, FailureStage, Verdict } from '../core/model';
+import type {
+  Attempt,
+  EventKind,
+  EvidenceLine,
+  FailureStage,
+  LimitFired,
+  MixedJobs,
+  Note,
+  Reason,
+  Values,
+  Verdict,
+} from '../core/model';
 import type { LimitId } from '../core/thresholds';
 import type { AdviceValues } from './advice';
-import { KINDS, STAGES, type Omission, type WireNodeList, type WireV1 } from './wire';
+import { KINDS, STAGES, type Omission, type Wire, type WireNodeList, type WireValues } from './wire';
 
 // A shared diagnosis as the receiver reads it: what the link holds, with names instead of indexes. All text is
 // plain strings (never markup). Times are seconds from `t0`, the earliest torchrun launch.
@@ -43,6 +54,10 @@ export interface ShareNode {
   lastLine: number | null;
   /** Milestones: the first event of each kind and catalogue entry (failures per stage). */
   events: ShareEvent[];
+  /** The launch time is derived from a stated wait, not read from a line. */
+  launchDerived: boolean;
+  /** The node's agent runs, when it restarted (no times or evidence: the link keeps the counts). */
+  attempts: Attempt[];
 }
 
 export interface ShareFailure {
@@ -50,8 +65,10 @@ export interface ShareFailure {
   reportedBy: string[];
   lateNodes: string[];
   timeoutSeconds: number | null;
-  reasoning: string[];
+  limit: LimitFired | null;
+  reasoning: Reason[];
   evidence: EvidenceLine[];
+  confidence: 'high' | 'low';
 }
 
 export interface ShareFinding {
@@ -66,7 +83,7 @@ export interface ShareFinding {
 export interface ShareLimit {
   id: LimitId;
   seconds: number;
-  from: 'logs' | 'default' | 'recommendation';
+  from: 'logs' | 'inferred' | 'default' | 'recommendation';
   applies: boolean;
   def: string;
   evidence: EvidenceLine | null;
@@ -95,6 +112,7 @@ export interface ShareJobFacts {
   rdzvConfigsDefaulted: string[];
   rdzvConfigsEvidence: EvidenceLine | null;
   worldSize: number | null;
+  worldNodes?: number | null;
 }
 
 export interface ShareSnapshot {
@@ -115,14 +133,17 @@ export interface ShareSnapshot {
   job: ShareJobFacts;
   nodes: ShareNode[];
   missingNodes: string[];
+  missingCount: number;
+  worldFormed: { nodes: number; evidence: EvidenceLine | null } | null;
+  mixedJobs: MixedJobs | null;
   clockOffsets: ShareClockOffset[];
   failure: ShareFailure | null;
   findings: ShareFinding[];
   thresholds: ShareLimit[];
-  notes: string[];
+  notes: Note[];
 }
 
-export function expandWire(w: WireV1, version: number): ShareSnapshot {
+export function expandWire(w: Wire, version: number): ShareSnapshot {
   const ids = w.N.i;
   const names = (l: WireNodeList | (number | [number, number])[]): string[] =>
     l.flatMap((x) =>
@@ -137,6 +158,9 @@ export function expandWire(w: WireV1, version: number): ShareSnapshot {
     return { file, line, text };
   };
   const evOrNull = (i: number | null) => (i === null ? null : ev(i));
+  const values = (vals: WireValues): Values =>
+    Object.fromEntries(Object.entries(vals).map(([k, x]) => [k, Array.isArray(x) ? names(x) : x]));
+  const derived = new Set(w.N.o ?? []);
   const stage = (k: number): FailureStage | null => (k === 0 ? null : STAGES[k - 1]!);
   const store = new Set(w.N.x);
   const at = (i: number, ds: number | null): number | null => {
@@ -171,6 +195,16 @@ export function expandWire(w: WireV1, version: number): ShareSnapshot {
       firstLine: at(i, w.N.a[i] ?? null),
       lastLine: at(i, w.N.z[i] ?? null),
       events,
+      launchDerived: derived.has(i),
+      attempts: (w.N.p?.[i] ?? []).map(([index, st, attemptsLeft, maxRestarts, formed]) => ({
+        index,
+        start: null,
+        failure: st === 0 ? null : { stage: stage(st), evidence: { file: '', line: 0, text: '' } },
+        attemptsLeft,
+        maxRestarts,
+        formedWorld: formed === 1,
+        evidence: { file: '', line: 0, text: '' },
+      })),
     };
   });
   const j = w.j;
@@ -205,6 +239,12 @@ export function expandWire(w: WireV1, version: number): ShareSnapshot {
     },
     nodes,
     missingNodes: [...w.m],
+    missingCount: w.M,
+    worldFormed: w.W && { nodes: w.W[0], evidence: evOrNull(w.W[1]) },
+    mixedJobs: w.X && {
+      by: w.X[0],
+      groups: w.X[1].map(([key, nodes]) => ({ key, nodes: names(nodes), files: [] })),
+    },
     clockOffsets: w.k.map(([node, offsetSeconds, boundSeconds, tz, applied, e]) => ({
       node: typeof node === 'number' ? ids[node]! : node,
       offsetSeconds,
@@ -217,9 +257,11 @@ export function expandWire(w: WireV1, version: number): ShareSnapshot {
       stage: w.f[0],
       reportedBy: names(w.f[1]),
       lateNodes: names(w.f[2]),
-      timeoutSeconds: w.f[3],
-      reasoning: [...w.f[4]],
+      timeoutSeconds: w.f[3]?.[1] ?? null,
+      limit: w.f[3] && { id: w.f[3][0], seconds: w.f[3][1], from: w.f[3][2], evidence: evOrNull(w.f[3][3]) },
+      reasoning: w.f[4].map(([code, vals]) => ({ code, values: values(vals) })),
       evidence: w.f[5].map(ev),
+      confidence: w.f[6] === 1 ? 'low' : 'high',
     },
     findings: w.F.map(([code, severity, numbers, nodeList, evidence, advice]) => ({
       code,
@@ -239,6 +281,6 @@ export function expandWire(w: WireV1, version: number): ShareSnapshot {
       def,
       evidence: evOrNull(e),
     })),
-    notes: [...w.q],
+    notes: w.q.map(([code, vals]) => ({ code, values: values(vals) })),
   };
 }

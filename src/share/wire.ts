@@ -1,19 +1,21 @@
 import * as v from 'valibot';
 import type { AdviceId } from '../core/advice';
 import { FINDING_CODES } from '../core/diagnosisText';
+import { NOTE_CODES, REASON_CODES } from '../core/notesText';
 import { LANGS } from '../core/i18n';
 import type { EventKind, FailureStage, Verdict } from '../core/model';
 import { THRESHOLD_DEFS, type LimitId } from '../core/thresholds';
 import { hasControl } from './text';
 
 // The share link's payload as it travels: short keys, node columns, indexes into tables — compact before
-// deflate, and checked field by field on the way in (the link is untrusted input). Version 1.
+// deflate, and checked field by field on the way in (the link is untrusted input). Format 2; format 1 (notes
+// and reasons as words, no limit provenance) is kept frozen below and upgraded on the way in (link.ts).
 //
 // Times: `t` is the reference instant (epoch ms: the earliest torchrun launch, else the earliest time seen);
 // lags and the skew are in milliseconds (exact, as the job model rounds them); event, first/last-line and
 // zoom times are in tenths of a second, relative to the node's own launch when it has one, else to `t`.
 
-export const SHARE_VERSION = 1;
+export const SHARE_VERSION = 2;
 
 export const MAX_NODES = 4096;
 export const MAX_EVENTS_PER_NODE = 12;
@@ -222,7 +224,7 @@ export const WireV1Schema = v.strictObject({
       v.strictTuple([
         v.picklist(LIMIT_IDS, 'an unknown limit id'),
         v.pipe(Fin, v.minValue(0)),
-        v.picklist(['logs', 'default', 'recommendation']),
+        v.picklist(['logs', 'inferred', 'default', 'recommendation']),
         Bit,
         v.picklist(
           THRESHOLD_DEFS.map((d) => d.id),
@@ -240,14 +242,78 @@ export const WireV1Schema = v.strictObject({
 });
 
 export type WireV1 = v.InferOutput<typeof WireV1Schema>;
-export type WireNodeList = WireV1['F'][number][3];
-export type WireNumbers = WireV1['F'][number][2];
+
+/** Values of a note or a reason: numbers, words, node lists (indexes into the node table, or names). */
+const Values = v.pipe(v.record(Key, v.union([v.null(), Fin, Text(MAX_TEXT), NodeList])), v.maxEntries(12));
+const Coded = <T extends string>(codes: readonly T[], what: string) =>
+  v.strictTuple([v.picklist(codes, `an unknown ${what} code`), Values]);
+export const MAX_ATTEMPTS = 64;
+export const MAX_RUNS = 64;
+
+export const WireV2Schema = v.strictObject({
+  ...WireV1Schema.entries,
+  N: v.strictObject({
+    ...WireV1Schema.entries.N.entries,
+    /** attempts: [restart_count, stage that ended it (0 none), attempts left, max restarts, formed world] */
+    p: v.optional(
+      v.array(
+        v.pipe(
+          v.array(
+            v.strictTuple([Int(0, 1e6), Int(0, STAGES.length), v.nullable(Int(0, 1e6)), v.nullable(Int(0, 1e6)), Bit]),
+          ),
+          v.maxLength(MAX_ATTEMPTS),
+        ),
+      ),
+    ),
+    /** nodes whose launch time is derived from a stated wait */
+    o: v.optional(v.pipe(v.array(NodeIdx), v.maxLength(MAX_NODES))),
+  }),
+  /** missing nodes in all (the list `m` names the first few) */
+  M: Int(0, 1e6),
+  /** the world formed: nodes, evidence */
+  W: v.nullable(v.strictTuple([Int(1, 1e6), v.nullable(EvRef)])),
+  /** runs mixed together: how they were told apart, and each run's key and nodes */
+  X: v.nullable(
+    v.strictTuple([
+      v.picklist(['run-id', 'endpoint', 'time'], 'an unknown way of telling runs apart'),
+      v.pipe(v.array(v.strictTuple([Text(MAX_TEXT), NodeList])), v.maxLength(MAX_RUNS)),
+    ]),
+  ),
+  /** failure: stage, reported by, late nodes, limit [id, s, from, evidence], reasons, evidence, low confidence */
+  f: v.nullable(
+    v.strictTuple([
+      v.picklist(STAGES, 'an unknown failure stage'),
+      NodeList,
+      NodeList,
+      v.nullable(
+        v.strictTuple([
+          v.pipe(Text(32), v.regex(/^[\w-]+$/, 'a limit id that is not a plain word')),
+          v.pipe(Fin, v.minValue(0)),
+          v.picklist(['logs', 'inferred', 'default'], 'an unknown limit source'),
+          v.nullable(EvRef),
+        ]),
+      ),
+      v.pipe(v.array(Coded(REASON_CODES, 'reason')), v.maxLength(MAX_NOTES)),
+      v.pipe(v.array(EvRef), v.maxLength(MAX_EVIDENCE)),
+      Bit,
+    ]),
+  ),
+  /** notes: code, values */
+  q: v.pipe(v.array(Coded(NOTE_CODES, 'note')), v.maxLength(MAX_NOTES)),
+});
+
+/** The current format. */
+export type Wire = v.InferOutput<typeof WireV2Schema>;
+export const WireSchema = WireV2Schema;
+export type WireValues = v.InferOutput<typeof Values>;
+export type WireNodeList = Wire['F'][number][3];
+export type WireNumbers = Wire['F'][number][2];
 
 /**
  * What the schema cannot say alone: columns as long as the node table, indexes inside their tables, unique
  * node ids. Returns the first problem in words, or null.
  */
-export function crossCheck(w: WireV1): string | null {
+export function crossCheck(w: Wire): string | null {
   const n = w.N.i.length;
   const cols: [string, unknown[] | undefined][] = [
     ['hostnames', w.N.h],
@@ -259,6 +325,7 @@ export function crossCheck(w: WireV1): string | null {
     ['events', w.N.e],
     ['global ranks', w.N.r],
     ['run ids', w.N.u],
+    ['attempts', w.N.p],
   ];
   for (const [name, col] of cols) {
     if (col && col.length !== n) return `the ${name} column has ${col.length} entries for ${n} nodes`;
@@ -273,9 +340,12 @@ export function crossCheck(w: WireV1): string | null {
   // Expanded sizes, counted without expanding: a run may not reach past the table or run backwards.
   type Entry = number | string | [number, number];
   const width = (l: Entry[]) => l.reduce<number>((k, x) => k + (Array.isArray(x) ? x[1] - x[0] + 1 : 1), 0);
+  const valueLists = (values: WireValues) => Object.values(values).filter((x): x is Entry[] => Array.isArray(x));
   const lists: Entry[][] = [
-    ...(w.f ? [w.f[1], w.f[2]] : []),
+    ...(w.f ? [w.f[1], w.f[2], ...w.f[4].flatMap(([, values]) => valueLists(values))] : []),
     ...w.F.flatMap(([, , numbers, nodes]) => [nodes, ...Object.values(numbers).filter((x) => Array.isArray(x))]),
+    ...w.q.flatMap(([, values]) => valueLists(values)),
+    ...(w.X ? w.X[1].map(([, nodes]) => nodes) : []),
   ];
   if (lists.some((l) => l.some((x) => Array.isArray(x) && x[0] > x[1]))) return 'a node run that ends before it starts';
   if (lists.some((l) => width(l) > n + MAX_NODES)) return 'a node list longer than the node table';
@@ -303,8 +373,11 @@ export function crossCheck(w: WireV1): string | null {
   for (const [ref, , , , , e] of w.k) {
     if ((typeof ref === 'number' && !node(ref)) || !ev(e)) return 'a clock offset that points outside its tables';
   }
-  if (w.f && (!list(w.f[1]) || !list(w.f[2]) || !w.f[5].every(ev)))
+  if (w.f && (!list(w.f[1]) || !list(w.f[2]) || !w.f[5].every(ev) || !ev(w.f[3]?.[3] ?? null)))
     return 'the failure points outside the node or evidence tables';
+  if (lists.some((l) => !list(l))) return 'a node list that points outside the node table';
+  if (w.W && !ev(w.W[1])) return 'the formed world points past the evidence lines';
+  if (w.N.o && !w.N.o.every(node)) return 'a derived launch of a node that is not in the node table';
   for (const [code, , numbers, nodes, evidence] of w.F) {
     const lists = Object.values(numbers).filter((x): x is (number | [number, number])[] => Array.isArray(x));
     if (!list(nodes) || !lists.every(list) || !evidence.every(ev))

@@ -7,6 +7,7 @@ import { EvidenceViewer } from './EvidenceViewer';
 import { FindingsPanel } from './FindingsPanel';
 import { FileProblems } from './FileProblems';
 import { formatBytes } from './format';
+import { noteText } from '../core/notesText';
 import { NodeTable } from './NodeTable';
 import { SkewChart } from './LazySkewChart';
 import { Timeline } from './timeline/Timeline';
@@ -54,7 +55,7 @@ export function Results({ job, diagnosis, lang, files, cancelled }: Props) {
           <h2 id="notes-title">Notes on this analysis</h2>
           <ul className="notes">
             {job.notes.map((note, i) => (
-              <li key={i}>{note}</li>
+              <li key={i}>{noteText(lang, note)}</li>
             ))}
           </ul>
         </section>

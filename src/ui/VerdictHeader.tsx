@@ -1,4 +1,5 @@
 import type { JobModel } from '../core/model';
+import { reasonText } from '../core/notesText';
 import { formatSeconds, listText } from './format';
 import { STAGE_WORDS, VERDICT_LABEL, VERDICT_SUMMARY } from './words';
 
@@ -58,7 +59,7 @@ export function VerdictHeader({ job }: Props) {
       {failure && failure.reasoning.length > 0 && (
         <ul className="verdict__reasoning">
           {failure.reasoning.map((line, i) => (
-            <li key={i}>{line}</li>
+            <li key={i}>{reasonText('en', line)}</li>
           ))}
         </ul>
       )}

@@ -163,12 +163,13 @@ export const AGENT: CatalogueEntry[] = [
   },
   {
     id: 'sigterm-sent',
-    kind: 'info',
+    kind: 'error',
     anchors: ['closing signal', 'via signal'],
     pattern: '(?:Sending process (?<pid>\\d+) closing signal|Closing process (?<pid2>\\d+) via signal) (?<sig>SIG\\w+)',
     samples: [
       'W1129 18:41:40.439000 6301 torch/distributed/elastic/multiprocessing/api.py:897] Sending process 6423 closing signal SIGTERM',
     ],
+    effects: { stage: 'other', role: 'consequence', tornDown: true },
     versions: '1.13–2.6',
     source: 'torch/distributed/elastic/multiprocessing/api.py',
   },
@@ -181,7 +182,7 @@ export const AGENT: CatalogueEntry[] = [
       // api.py `_shutdown` path (1.13–2.6); Python 3.11+ prints the signal as its number (docs §4.1).
       'W1201 09:20:03.551000 2207 torch/distributed/elastic/agent/server/api.py:704] Received 15 death signal, shutting down workers',
     ],
-    effects: { stage: 'other', role: 'consequence' },
+    effects: { stage: 'other', role: 'consequence', tornDown: true },
     versions: '1.13–2.6',
     source: 'torch/distributed/elastic/agent/server/api.py',
   },
@@ -194,7 +195,7 @@ export const AGENT: CatalogueEntry[] = [
     samples: [
       'E1129 18:40:43.373000 6282 torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: 1) local_rank: 0 (pid: 6416) of binary: /usr/bin/python3.13',
     ],
-    effects: { stage: 'worker-error', role: 'consequence' },
+    effects: { stage: 'worker-error', role: 'consequence', tornDown: true },
     versions: '1.13–2.6',
     source: 'torch/distributed/elastic/multiprocessing/api.py',
   },

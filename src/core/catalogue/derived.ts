@@ -11,7 +11,7 @@ export const DERIVED: CatalogueEntry[] = [
     anchors: [],
     pattern: '(?!)',
     samples: [],
-    effects: { stage: 'other', role: 'primary' },
+    effects: { stage: 'other', role: 'primary', tornDown: true },
     versions: 'any',
     source: 'a traceback through torchrun whose exception line is past the end of the log',
   },

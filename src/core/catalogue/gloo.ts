@@ -14,6 +14,7 @@ export const GLOO: CatalogueEntry[] = [
       'RuntimeError: [../third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:81] Timed out waiting 1800000ms for recv operation to complete',
     ],
     effects: {
+      comm: 'gloo',
       stage: 'collective-timeout',
       role: 'primary',
       refine: 'frames',
@@ -31,7 +32,7 @@ export const GLOO: CatalogueEntry[] = [
     samples: [
       'RuntimeError: [enforce fail at ../third_party/gloo/gloo/transport/tcp/device.cc:127] rp != nullptr. Unable to find address for: gpu-b12.cluster',
     ],
-    effects: { stage: 'pg-init', role: 'primary' },
+    effects: { comm: 'gloo', stage: 'pg-init', role: 'primary' },
     versions: 'gloo in torch 1.x–2.x',
     source: 'third_party/gloo/gloo/transport/tcp/device.cc; shape from msr-fiddle/pipedream#32',
   },
@@ -43,7 +44,7 @@ export const GLOO: CatalogueEntry[] = [
     samples: [
       'RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:598] Connection closed by peer [10.0.4.11]:37863',
     ],
-    effects: { stage: 'other', role: 'consequence', refine: 'frames', store: 'lost' },
+    effects: { comm: 'gloo', stage: 'other', role: 'consequence', refine: 'frames', store: 'lost' },
     versions: 'gloo in torch 1.x–2.x',
     source: 'third_party/gloo/gloo/transport/tcp/pair.cc',
   },

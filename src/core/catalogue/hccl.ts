@@ -13,7 +13,7 @@ export const HCCL: CatalogueEntry[] = [
     samples: [
       '[ERROR] HCCL(2717288,python3):2025-07-23-03:49:57.177.194 [hccl_socket_manager.cc:778] [2734049][Wait][LinkEstablish]wait socket establish timeout, role[1] rank[12] timeout[120]',
     ],
-    effects: { stage: 'comm-init', role: 'primary', limit: { field: 'secs', unit: 's' } },
+    effects: { comm: 'hccl', stage: 'comm-init', role: 'primary', limit: { field: 'secs', unit: 's' } },
     versions: 'CANN 5.x–9.x (HCCL_CONNECT_TIMEOUT)',
     source: 'HCCL hccl_socket_manager.cc',
   },
@@ -26,7 +26,7 @@ export const HCCL: CatalogueEntry[] = [
     samples: [
       'EI0006: [PID: 1292363] 2025-04-08-18:07:20.444.436 Getting socket times out. Reason: Remote Rank did not send the data in time. Please check the reason for the rank being stuck',
     ],
-    effects: { stage: 'comm-init', role: 'primary' },
+    effects: { comm: 'hccl', stage: 'comm-init', role: 'primary' },
     versions: 'CANN (HCCL_CONNECT_TIMEOUT)',
     source: 'HCCL error report EI0006',
   },

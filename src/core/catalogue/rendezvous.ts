@@ -67,6 +67,7 @@ export const RENDEZVOUS: CatalogueEntry[] = [
     effects: {
       stage: 'rendezvous-connection',
       role: 'consequence',
+      tornDown: true,
       store: 'lost',
       identity: [{ kind: 'hostname', field: 'node', read: 'c10d-node-id' }],
       runIdField: 'run_id',

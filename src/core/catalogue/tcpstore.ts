@@ -170,7 +170,7 @@ export const TCPSTORE: CatalogueEntry[] = [
     effects: {
       stage: 'rendezvous-timeout',
       role: 'primary',
-      limit: { field: 'secs', unit: 's' },
+      // The seconds it waited (31 for `timeout=30`), not the limit: rdzv_configs states that.
       waitedSinceLaunch: { field: 'secs', unit: 's' },
       store: 'hosts',
       backend: 'static',
@@ -209,7 +209,7 @@ export const TCPSTORE: CatalogueEntry[] = [
     samples: [
       '[W1129 18:40:42.414010455 socket.cpp:489] [c10d] waitForInput: socket SocketImpl(fd=3, addr=[localhost]:49586, remote=[node0]:29590) timed out after 20000ms',
     ],
-    effects: { stage: 'other', role: 'consequence', refine: 'frames' },
+    effects: { stage: 'other', role: 'consequence', refine: 'frames', tornDown: true },
     versions: '2.6',
     source: 'torch/csrc/distributed/c10d/socket.cpp',
   },

@@ -61,10 +61,15 @@ export interface Effects {
   limit?: StatedDuration;
   /** A wait that began at the node's launch and lasted this long (places an untimed failure, or the launch). */
   waitedSinceLaunch?: StatedDuration;
+  /** A sign the node was torn down (its workers signalled or failed, its rendezvous shut down badly): the
+   * node failed, even when no primary message is in its log. */
+  tornDown?: boolean;
   /** What the message shows of the store host: this node hosts it; this node reached it; lost it after reaching it. */
   store?: 'hosts' | 'reached' | 'lost';
   identity?: IdentityField[];
   facts?: FactFields;
+  /** The communicator library that printed it (its timeouts and advice differ). */
+  comm?: 'nccl' | 'gloo' | 'hccl';
   /** The rendezvous backend the message implies when nothing states it. */
   backend?: 'c10d' | 'etcd' | 'static';
   /** The field holding the rendezvous id the agent used. */

@@ -3,6 +3,7 @@
 import { useMemo } from 'react';
 import type { JobModel } from '../../core/model';
 import { markdownReport, restore, type ShareSnapshot } from '../../share/index';
+import { noteText } from '../../core/notesText';
 import { useAppStore, useViewStore } from '../../state/index';
 import { useShareStore } from '../../state/share';
 import { EvidenceList } from '../EvidenceList';
@@ -46,7 +47,7 @@ export function SharedView({ snapshot }: { snapshot: ShareSnapshot }) {
           <h2 id="shared-notes-title">Notes on this analysis</h2>
           <ul className="notes">
             {job.notes.map((note, i) => (
-              <li key={i}>{note}</li>
+              <li key={i}>{noteText(lang, note)}</li>
             ))}
           </ul>
         </section>

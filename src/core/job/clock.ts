@@ -1,5 +1,6 @@
-import type { Clock, FileExtract, LogEvent, Overrides } from './model';
-import { naiveMs, nearestYear, toInstant } from './time';
+import { effectsOf } from '../catalogue';
+import type { Clock, FileExtract, LogEvent, Note, Overrides } from '../model';
+import { naiveMs, nearestYear, toInstant } from '../time';
 
 // The job clock: one timeline for every node. Lines print their own clocks — some zoned (kubectl
 // --timestamps), most local without zone, some without a year. The choices made here (which year, which
@@ -8,7 +9,7 @@ import { naiveMs, nearestYear, toInstant } from './time';
 export interface JobClock {
   /** Instant of a clock in ms, for the given node and the file the line came from. */
   instant(c: Clock, nodeKey: string, file: string): number;
-  notes: string[];
+  notes: Note[];
 }
 
 const QUARTER_HOUR = 15 * 60_000;
@@ -23,23 +24,25 @@ export function buildJobClock(
   nowMs: number,
   overrides: Overrides = {},
 ): JobClock {
-  const notes: string[] = [];
+  const notes: Note[] = [];
   // Reference for years: any dated clock in the job, else the files' modification times.
   let refMs: number | null = null;
-  let refWhy = '';
+  let refNote: Note | null = null;
   outer: for (const evs of eventsByNode.values()) {
     for (const e of evs) {
       for (const c of e.clocks) {
         if (c.year !== null) {
           refMs = naiveMs(c, c.year);
-          refWhy = `a dated line (${e.file}:${e.line})`;
+          refNote = { code: 'year-from-line', values: { file: e.file, line: e.line } };
           break outer;
         }
       }
-      const ct = e.fields.time;
-      if (e.id === 'child-failed' && ct && /^\d{4}-/.test(ct)) {
-        refMs = Date.parse(ct.replace('_', 'T') + 'Z');
-        refWhy = `ChildFailedError time (${e.file}:${e.line})`;
+      const tf = effectsOf(e.id).timeField;
+      const ct = tf ? e.fields[tf] : undefined;
+      const at = ct ? Date.parse(ct.trim().replace('_', 'T') + 'Z') : NaN;
+      if (Number.isFinite(at)) {
+        refMs = at;
+        refNote = { code: 'year-from-child-failed', values: { file: e.file, line: e.line } };
         break outer;
       }
     }
@@ -48,18 +51,14 @@ export function buildJobClock(
     const mt = extracts.map((x) => x.mtimeMs).find((m): m is number => typeof m === 'number' && m > 0);
     if (mt) {
       refMs = mt;
-      refWhy = 'the files’ modification time';
+      refNote = { code: 'year-from-mtime', values: {} };
     }
   }
   let yearNoted = false;
   const yearFor = (c: Clock): number => {
     if (!yearNoted) {
       yearNoted = true;
-      notes.push(
-        refMs === null
-          ? `Timestamps without a year were placed in ${new Date(nowMs).getUTCFullYear()} (nothing in the logs states the year).`
-          : `Timestamps without a year took their year from ${refWhy}.`,
-      );
+      notes.push(refNote ?? { code: 'year-assumed', values: { year: new Date(nowMs).getUTCFullYear() } });
     }
     return nearestYear(c.month, c.day, refMs ?? nowMs);
   };
@@ -77,18 +76,17 @@ export function buildJobClock(
         const l = naiveMs(local, local.year ?? yearFor(local));
         const off = Math.round((l - z) / QUARTER_HOUR) * 15;
         learned.set(node, off);
-        if (off !== 0)
-          notes.push(`${node}: its own log times run ${off / 60} h from the collector's UTC time; corrected.`);
+        if (off !== 0) notes.push({ code: 'zone-learned', values: { node, hours: off / 60 } });
       }
     }
   }
   if (anyNaive && learned.size === 0) {
-    notes.push('Log times carry no time zone; all nodes were read as being in the same zone (shown as UTC).');
+    notes.push({ code: 'zone-assumed', values: {} });
   }
   const fileYear = overrides.fileYear ?? {};
   const fileOffset = overrides.fileOffsetMinutes ?? {};
   const given = [...Object.keys(fileYear), ...Object.keys(fileOffset)];
-  if (given.length) notes.push(`Year or time zone set by hand for ${[...new Set(given)].join(', ')}.`);
+  if (given.length) notes.push({ code: 'set-by-hand', values: { files: [...new Set(given)] } });
   return {
     instant: (c, node, file) => {
       const y = fileYear[file];

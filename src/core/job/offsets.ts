@@ -1,4 +1,4 @@
-import type { ClockOffset, LogEvent } from './model';
+import type { ClockOffset, LogEvent } from '../model';
 
 // All agents leave a rendezvous round at nearly the same instant (the last join completes it for everyone;
 // on one machine the corpus shows < 10 ms of spread). So the spread of "Rendezvous complete" times across

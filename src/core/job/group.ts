@@ -1,4 +1,4 @@
-import type { FileExtract, IdentityHint, StreamExtract } from './model';
+import type { FileExtract, IdentityHint, StreamExtract } from '../model';
 
 // Files → nodes. A node may come as several files (console + --log-dir per-rank files, stdout + stderr);
 // one file may hold several nodes (Slurm labels, pdsh hosts). Streams join when they share a strong key:
@@ -29,9 +29,15 @@ export function groupStreams(
   extracts: FileExtract[],
   forced: Record<string, string> = {},
   names: Record<string, string> = {},
+  runOf: Map<StreamExtract, number> | null = null,
 ): NodeGroup[] {
   const streams = extracts.flatMap((x) => x.streams);
   const free = streams.filter((s) => forced[s.file] === undefined);
+  const runs = runOf ? adoptRuns(free, runOf) : null;
+  const keyed = (s: StreamExtract) => {
+    const run = runs?.get(s) ?? -1;
+    return keysOf(s).map((k) => (run >= 0 ? `${run}/${k}` : k));
+  };
   const parent = free.map((_, i) => i);
   const find = (i: number): number => {
     while (parent[i] !== i) {
@@ -42,7 +48,7 @@ export function groupStreams(
   };
   const owner = new Map<string, number>();
   free.forEach((s, i) => {
-    for (const k of keysOf(s)) {
+    for (const k of keyed(s)) {
       const o = owner.get(k);
       if (o === undefined) owner.set(k, i);
       else parent[find(i)] = find(o);
@@ -82,6 +88,27 @@ export function groupStreams(
     addStream(g, s);
   }
   return groups;
+}
+
+/**
+ * Streams of different runs never join. A stream that says nothing of its run (a worker's --log-dir file)
+ * belongs to the one run whose streams share a key with it, if there is exactly one.
+ */
+function adoptRuns(streams: StreamExtract[], runOf: Map<StreamExtract, number>): Map<StreamExtract, number> {
+  const runsOfKey = new Map<string, Set<number>>();
+  for (const s of streams) {
+    const run = runOf.get(s) ?? -1;
+    if (run < 0) continue;
+    for (const k of keysOf(s)) runsOfKey.set(k, (runsOfKey.get(k) ?? new Set()).add(run));
+  }
+  const out = new Map(runOf);
+  for (const s of streams) {
+    if ((runOf.get(s) ?? -1) >= 0) continue;
+    const cands = new Set<number>();
+    for (const k of keysOf(s)) for (const r of runsOfKey.get(k) ?? []) cands.add(r);
+    out.set(s, cands.size === 1 ? [...cands][0]! : -1);
+  }
+  return out;
 }
 
 function addStream(g: NodeGroup, s: StreamExtract): void {

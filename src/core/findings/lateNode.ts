@@ -1,0 +1,51 @@
+import { stageDataAdvice } from '../advice';
+import type { JobNode } from '../model';
+import { type Context, ownFailure } from './context';
+import { evOf } from './evidence';
+import type { Draft } from './types';
+
+// LATE_NODE: the node(s) that caused it, in one finding — a job of 4,096 nodes may have hundreds late, so the
+// finding names how many and the worst by lag, numerically. "Check its clock" is said only when the clocks
+// themselves disagree (a measured offset at the rendezvous), never because the text and a guess differ.
+
+/** Late nodes named in the finding; the rest are counted. */
+export const WORST_LATE = 8;
+
+export function lateNodeDrafts(c: Context): Draft[] {
+  const { job, lateNodes } = c;
+  if (lateNodes.length === 0) return [];
+  const f = job.failure;
+  const byLag = [...lateNodes].sort(
+    (a, b) => (b.lagSeconds ?? -1) - (a.lagSeconds ?? -1) || a.id.localeCompare(b.id, 'en', { numeric: true }),
+  );
+  const worst = byLag.slice(0, WORST_LATE);
+  const top: JobNode = worst[0]!;
+  const offset = job.clockOffsets.find((o) => o.node === top.id && o.kind === 'clock' && !o.applied);
+  const maxLag = top.lagSeconds ?? 0;
+  return [
+    {
+      code: 'LATE_NODE',
+      severity: f ? 'error' : maxLag >= 60 ? 'warning' : 'info',
+      numbers: {
+        node: top.id,
+        lag: top.lagSeconds,
+        count: lateNodes.length,
+        worst: lateNodes.length > 1 ? worst.map((n) => `${n.id} (${lagWord(n.lagSeconds)})`).join(', ') : null,
+        clockOffset: offset ? offset.offsetSeconds : null,
+        first: c.first?.id ?? null,
+        victims: f && f.reportedBy.length ? f.reportedBy.join(', ') : null,
+      },
+      nodes: byLag.map((n) => n.id),
+      evidence: worst
+        .slice(0, 2)
+        .flatMap((n) => [...evOf(n.events.find((e) => e.kind === 'launch')), ...evOf(ownFailure(n))])
+        .slice(0, 3),
+      advice: worst.some((n) => c.prelaunchNodes.has(n.id)) ? [stageDataAdvice()] : [],
+    },
+  ];
+}
+
+function lagWord(lag: number | null): string {
+  if (lag === null) return 'no time';
+  return `${Math.abs(lag) >= 10 ? Math.round(lag) : Math.round(lag * 10) / 10} s`;
+}

@@ -1,0 +1,45 @@
+import type { AdviceId, AdviceSpec, WhatIf } from '../advice';
+import type { FindingCode, P } from '../diagnosisText';
+import type { EvidenceLine } from '../model';
+import type { LimitInForce } from '../thresholds';
+
+export type Severity = 'error' | 'warning' | 'info';
+
+export interface Advice {
+  id: AdviceId;
+  title: string;
+  reason: string;
+  command: string | null;
+  caveat: string | null;
+  /** The values the words and the command were made from (a share link carries these, not the words). */
+  values: Record<string, string | number>;
+}
+
+export interface Finding {
+  code: FindingCode;
+  severity: Severity;
+  title: string;
+  detail: string;
+  numbers: P;
+  nodes: string[];
+  evidence: EvidenceLine[];
+  advice: Advice[];
+}
+
+export interface Diagnosis {
+  findings: Finding[];
+  thresholds: LimitInForce[];
+  /** The rendezvous limit we recommend for this job, and what it would have done. */
+  recommendedTimeout: number;
+  whatIf: WhatIf | null;
+}
+
+/** A finding before it is worded: code, severity, the numbers its words are made from, evidence, advice. */
+export interface Draft {
+  code: FindingCode;
+  severity: Severity;
+  numbers: P;
+  nodes: string[];
+  evidence: EvidenceLine[];
+  advice: AdviceSpec[];
+}

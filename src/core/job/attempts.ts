@@ -1,0 +1,98 @@
+import type { Attempt, EvidenceLine, LogEvent, NodeEvent } from '../model';
+import { boundedCount } from '../numbers';
+import { isoOrNull } from '../time';
+
+// A node's agent runs: the first, then one per restart of its worker group (`--max-restarts`). Each restart
+// says what failed before it and how many attempts were left; each rendezvous result says which attempt it
+// completed (`restart_count`). A `--log-dir` tree keeps one `attempt_N` folder per run.
+
+const ATTEMPT_DIR = /(?:^|[\\/])attempt_(\d{1,6})[\\/]/;
+
+const ev = (e: { file: string; line: number; text: string }): EvidenceLine => ({
+  file: e.file,
+  line: e.line,
+  text: e.text,
+});
+
+function attemptOfFile(file: string): number | null {
+  const m = ATTEMPT_DIR.exec(file);
+  return m ? Number(m[1]) : null;
+}
+
+/** The attempt each event belongs to: its `attempt_N` folder, else the restarts before it in its file. */
+export function attemptOf(evs: LogEvent[]): Map<LogEvent, number> {
+  const out = new Map<LogEvent, number>();
+  const restartsSoFar = new Map<string, number>();
+  const byLine = [...evs].sort((a, b) => (a.file === b.file ? a.line - b.line : a.file < b.file ? -1 : 1));
+  for (const e of byLine) {
+    const dir = attemptOfFile(e.file);
+    const n = restartsSoFar.get(e.file) ?? 0;
+    out.set(e, dir ?? n);
+    if (e.kind === 'restart') restartsSoFar.set(e.file, n + 1);
+  }
+  return out;
+}
+
+/** Attempts kept per node; a log appended to across hundreds of restarts keeps the first and the last ones. */
+export const MAX_ATTEMPTS = 64;
+
+export function nodeAttempts(
+  evs: LogEvent[],
+  attempt: Map<LogEvent, number>,
+  timeOf: (e: LogEvent) => number | null,
+): { attempts: Attempt[]; dropped: number } {
+  const byAttempt = new Map<number, LogEvent[]>();
+  const formed = new Set<number>();
+  let restarted = false;
+  for (const e of evs) {
+    const a = attempt.get(e) ?? 0;
+    const list = byAttempt.get(a) ?? [];
+    list.push(e);
+    byAttempt.set(a, list);
+    if (e.kind === 'restart') restarted = true;
+    if (e.kind === 'rendezvous-complete') {
+      const rc = boundedCount(e.fields.restart_count) ?? a;
+      formed.add(rc);
+      if (rc > 0) restarted = true;
+      if (!byAttempt.has(rc)) byAttempt.set(rc, []);
+    }
+    if (a > 0) restarted = true;
+  }
+  if (!restarted) return { attempts: [], dropped: 0 };
+  const indices = [...byAttempt.keys()].sort((x, y) => x - y);
+  const kept =
+    indices.length <= MAX_ATTEMPTS
+      ? indices
+      : [...indices.slice(0, MAX_ATTEMPTS / 2), ...indices.slice(-MAX_ATTEMPTS / 2)];
+  const attempts = kept.map((index): Attempt => {
+    const mine = byAttempt.get(index)!;
+    const first = mine[0] ?? null;
+    const restart = mine.find((e) => e.kind === 'restart') ?? null;
+    let failed: LogEvent | undefined;
+    if (restart)
+      for (const e of mine)
+        if ((e.kind === 'failure' || e.kind === 'error') && e.file === restart.file && e.line <= restart.line)
+          failed = e;
+    const t = first ? timeOf(first) : null;
+    return {
+      index,
+      start: t === null ? null : isoOrNull(t),
+      failure: restart ? { stage: failed?.stage ?? null, evidence: ev(failed ?? restart) } : null,
+      attemptsLeft: restart ? boundedCount(restart.fields.left) : null,
+      maxRestarts: restart ? boundedCount(restart.fields.max) : null,
+      formedWorld: formed.has(index),
+      evidence: ev(restart ?? first ?? evs[0]!),
+    };
+  });
+  return { attempts, dropped: indices.length - kept.length };
+}
+
+/** Tag node events with their attempt, when the node restarted. */
+export function tagAttempts(events: NodeEvent[], source: LogEvent[], attempt: Map<LogEvent, number>): void {
+  const key = (e: { file: string; line: number; id: string }) => `${e.file}\n${e.line}\n${e.id}`;
+  const byKey = new Map(source.map((e) => [key(e), attempt.get(e) ?? 0]));
+  for (const e of events) {
+    const a = byKey.get(key(e));
+    if (a !== undefined) e.attempt = a;
+  }
+}

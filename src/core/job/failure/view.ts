@@ -1,0 +1,33 @@
+import type { FailureStage, JobNode, LogEvent } from '../../model';
+
+// What the failure analysis sees of each node: the node as built so far, its raw events (with the
+// catalogue's fields, stages and roles) and its clock.
+
+export interface NodeView {
+  node: JobNode;
+  events: LogEvent[];
+  /** Instant (ms) of an event on the job clock, when it has one. */
+  timeOf: (e: LogEvent) => number | null;
+}
+
+/** Startup order: when nothing else decides, the earlier stage is the likelier root. */
+export const PIPELINE: FailureStage[] = [
+  'store-connect',
+  'rendezvous-connection',
+  'rendezvous-timeout',
+  'rendezvous-closed',
+  'rank-assignment',
+  'pg-init',
+  'comm-init',
+  'worker-error',
+  'collective-timeout',
+  'exit-barrier',
+  'other',
+];
+
+/** Failing to reach the store host: the host was not there (yet), or had gone. */
+export const CONNECT_STAGES: FailureStage[] = ['store-connect', 'rendezvous-connection'];
+/** Waiting for other nodes that did not come: the waiter was there, someone else was late. */
+export const WAIT_STAGES: FailureStage[] = ['rendezvous-timeout', 'rank-assignment', 'pg-init', 'comm-init'];
+
+export const isFailureSignal = (e: LogEvent) => (e.kind === 'failure' || e.kind === 'error') && e.stage !== undefined;

@@ -1,0 +1,37 @@
+import { effectsOf } from '../catalogue';
+import { statedSeconds } from '../durations';
+import type { LogEvent } from '../model';
+
+// When a node's torchrun started: the first launch line with a time; failing that, a failure that states how
+// long it waited since the launch (a connect timeout, the master's wait for clients), minus that wait.
+
+export interface Launch {
+  ms: number | null;
+  from: 'line' | 'derived' | null;
+  /** The failure whose stated wait placed the launch, when derived. */
+  derivedFrom: { event: LogEvent; waited: number } | null;
+}
+
+/** Seconds the event says it waited since the node's launch, or null. */
+export function waitedSinceLaunch(e: LogEvent): number | null {
+  const fx = effectsOf(e.id);
+  // A connect timeout inside init_process_group waited since the worker started, not since the launch.
+  if (!fx.waitedSinceLaunch || (fx.stage !== undefined && e.stage !== fx.stage)) return null;
+  return statedSeconds(e.fields, fx.waitedSinceLaunch);
+}
+
+export function placeLaunch(evs: LogEvent[], timeOf: (e: LogEvent) => number | null): Launch {
+  let ms: number | null = null;
+  for (const e of evs) {
+    if (e.kind !== 'launch') continue;
+    const t = timeOf(e);
+    if (t !== null && (ms === null || t < ms)) ms = t;
+  }
+  if (ms !== null) return { ms, from: 'line', derivedFrom: null };
+  for (const e of evs) {
+    const w = waitedSinceLaunch(e);
+    const t = w === null ? null : timeOf(e);
+    if (w !== null && t !== null) return { ms: t - w * 1000, from: 'derived', derivedFrom: { event: e, waited: w } };
+  }
+  return { ms: null, from: null, derivedFrom: null };
+}

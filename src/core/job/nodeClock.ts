@@ -1,0 +1,88 @@
+import { effectsOf } from '../catalogue';
+import type { Clock, ClockOffset, FileExtract, LogEvent, Note, Overrides } from '../model';
+import { makeClock } from '../time';
+import { bestClock, buildJobClock } from './clock';
+import { estimateClockOffsets } from './offsets';
+
+// One clock for the whole job: each line's own clock, the job's year and zone decisions, and the measured
+// offsets of nodes whose clocks disagree at the rendezvous (time zones always corrected, clock errors on request).
+
+export interface NodeClocks {
+  /** Instant (ms) of an event on the job clock, for a node. */
+  timeOf(nodeId: string): (e: LogEvent) => number | null;
+  /** Instant (ms) of a line's clocks in a file of a node. */
+  instantFor(nodeId: string): (clocks: Clock[], file: string) => number | null;
+  offsets: ClockOffset[];
+  notes: Note[];
+}
+
+/** `time : 2026-11-29_18:40:42` (ChildFailedError; local, seconds): a clock for a line that has none. */
+function fieldClock(e: LogEvent): Clock | null {
+  const field = effectsOf(e.id).timeField;
+  const t = field ? e.fields[field]?.trim() : undefined;
+  const m = t ? /^(\d{4})-(\d{2})-(\d{2})_(\d{2}):(\d{2}):(\d{2})$/.exec(t) : null;
+  if (!m) return null;
+  const [, Y, M, D, h, mi, s] = m.map(Number) as number[];
+  return makeClock('child-failed-time', t!, {
+    year: Y!,
+    month: M!,
+    day: D!,
+    hour: h!,
+    minute: mi!,
+    second: s!,
+    resolutionMs: 1000,
+  });
+}
+
+/** Events whose line has no clock but whose fields state a time get that time as their clock. */
+export function withFieldClocks(evs: LogEvent[]): LogEvent[] {
+  return evs.map((e) => {
+    if (e.clocks.length > 0) return e;
+    const fc = fieldClock(e);
+    return fc ? { ...e, clocks: [fc] } : e;
+  });
+}
+
+export function nodeClocks(
+  usable: FileExtract[],
+  eventsByNode: Map<string, LogEvent[]>,
+  nowMs: number,
+  overrides: Overrides,
+  correctClocks: boolean,
+): NodeClocks {
+  const clock = buildJobClock(usable, eventsByNode, nowMs, overrides);
+  const notes = [...clock.notes];
+  const rawTimeOf = (nodeId: string) => (e: LogEvent) => {
+    const c = bestClock(e.clocks);
+    return c ? clock.instant(c, nodeId, e.file) : null;
+  };
+  const offsets = estimateClockOffsets(eventsByNode, rawTimeOf, correctClocks);
+  const correction = new Map(offsets.filter((o) => o.applied).map((o) => [o.node, o.offsetSeconds * 1000]));
+  for (const o of offsets) {
+    if (o.kind === 'time-zone')
+      notes.push({ code: 'tz-corrected', values: { node: o.node, hours: o.offsetSeconds / 3600 } });
+    else if (o.applied)
+      notes.push({
+        code: 'clock-corrected',
+        values: { node: o.node, seconds: o.offsetSeconds, bound: o.boundSeconds },
+      });
+  }
+  const instantFor = (nodeId: string) => {
+    const corr = correction.get(nodeId) ?? 0;
+    return (clocks: Clock[], file: string): number | null => {
+      const c = bestClock(clocks);
+      if (!c) return null;
+      const t = clock.instant(c, nodeId, file) - corr;
+      return Number.isFinite(t) ? t : null;
+    };
+  };
+  return {
+    instantFor,
+    timeOf: (nodeId) => {
+      const at = instantFor(nodeId);
+      return (e) => at(e.clocks, e.file);
+    },
+    offsets,
+    notes,
+  };
+}

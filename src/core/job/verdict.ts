@@ -1,0 +1,38 @@
+import { ENTRY, isTorchEvidence } from '../catalogue';
+import type { Failure, JobNode, LogEvent, Verdict } from '../model';
+import type { World } from './world';
+
+// The verdict. Failed when a failure shows; healthy when the world formed and the nodes went on (even with
+// some logs missing: that is a finding, not a demotion); incomplete when the logs stop before either; and
+// not-torchrun only when nothing in them shows PyTorch's distributed code at all.
+
+const PROGRESS_KINDS = new Set(['rendezvous-complete', 'workers-started', 'pg-ready', 'first-step', 'exit']);
+
+export function verdictOf(
+  events: LogEvent[],
+  torchEvidence: boolean,
+  failure: Failure | null,
+  nodes: JobNode[],
+  world: World,
+  missingCount: number,
+  minNodes: number | null,
+): Verdict {
+  const torchSeen = torchEvidence || events.some((e) => isTorchEvidenceId(e.id));
+  if (!torchSeen) return 'not-torchrun';
+  const pytorchProper = events.some((e) => {
+    const entry = ENTRY.get(e.id);
+    return entry ? isTorchEvidence(entry) && !entry.heuristic : false;
+  });
+  if (failure && (pytorchProper || failure.stage !== 'other')) return 'failed';
+  const progressed = nodes.some((n) => n.events.some((e) => PROGRESS_KINDS.has(e.kind)));
+  // A formed world smaller than the job's minimum did not let it start.
+  if (world.formed && minNodes !== null && world.formed.nodes < minNodes) return 'incomplete';
+  if (world.formed && progressed) return 'healthy';
+  if (missingCount > 0) return 'incomplete';
+  return progressed ? 'healthy' : 'incomplete';
+}
+
+function isTorchEvidenceId(id: string): boolean {
+  const entry = ENTRY.get(id);
+  return entry ? isTorchEvidence(entry) : false;
+}

@@ -1,0 +1,53 @@
+import { effectsOf } from '../catalogue';
+import type { EvidenceLine, JobFacts, JobNode, LogEvent } from '../model';
+import { boundedCount } from '../numbers';
+
+// Did the world form, and which nodes are missing from the logs? Proof the world formed (a rendezvous result
+// with group_world_size=W, a round "in a world of size W", an etcd final state) holds even when some logs
+// are missing; the nodes the world had beyond those given are missing, never late.
+
+/** Missing nodes listed by name; beyond this they are counted (a declared world of 10⁷ allocates nothing). */
+export const MAX_LISTED_MISSING = 64;
+
+export interface World {
+  formed: { nodes: number; evidence: EvidenceLine } | null;
+  /** Nodes the job had, from the formed world or the launch config. */
+  expected: number | null;
+}
+
+const ev = (e: LogEvent): EvidenceLine => ({ file: e.file, line: e.line, text: e.text });
+
+export function worldOf(events: LogEvent[], facts: JobFacts): World {
+  let formed: World['formed'] = null;
+  for (const e of events) {
+    const fx = effectsOf(e.id);
+    const field = fx.facts?.worldNodes;
+    const n = field ? boundedCount(e.fields[field]) : e.id === 'etcd-complete' ? participants(e.fields.state) : null;
+    if (n !== null && n > 0 && (formed === null || n > formed.nodes)) formed = { nodes: n, evidence: ev(e) };
+  }
+  return { formed, expected: formed?.nodes ?? facts.nnodes };
+}
+
+/** `{'participants': [0, 1, 2]}` in an etcd rendezvous state → 3. */
+function participants(state: string | undefined): number | null {
+  const m = state ? /'participants':\s{0,4}\[([^\]]{0,100000})\]/.exec(state) : null;
+  if (!m) return null;
+  const n = m[1]!.split(',').filter((x) => x.trim() !== '').length;
+  return n > 0 ? n : null;
+}
+
+/** The nodes a world of `expected` had beyond the agents present: named by group rank where ranks tell. */
+export function missingNodes(expected: number | null, nodes: JobNode[]): { listed: string[]; count: number } {
+  const present = nodes.reduce((k, n) => k + Math.max(1, n.agents), 0);
+  if (expected === null || expected <= present) return { listed: [], count: 0 };
+  const count = expected - present;
+  const ranks = new Set(nodes.map((n) => n.groupRank).filter((r): r is number => r !== null));
+  const listed: string[] = [];
+  if (ranks.size === nodes.length && nodes.every((n) => n.agents <= 1)) {
+    for (let r = 0; r < expected && listed.length < MAX_LISTED_MISSING; r++)
+      if (!ranks.has(r)) listed.push(`group_rank ${r}`);
+  } else {
+    for (let k = 1; k <= count && listed.length < MAX_LISTED_MISSING; k++) listed.push(`unnamed node ${k} of ${count}`);
+  }
+  return { listed, count };
+}

@@ -1,0 +1,153 @@
+import type { Lang } from './i18n';
+import type { Note, NoteCode, Reason, ReasonCode, Values } from './model';
+
+// The words of the analysis' notes and reasons, in English and Simplified Chinese. The job model carries codes
+// with values; every view (CLI, dashboard, share link, Markdown) words them here, in the reader's language.
+
+type V = Values;
+const s = (x: V[string] | undefined): string =>
+  x === null || x === undefined ? '?' : Array.isArray(x) ? x.join(', ') : String(x);
+const n = (x: V[string] | undefined): number => (typeof x === 'number' ? x : Number(x));
+const secs = (x: V[string] | undefined) => {
+  const v = n(x);
+  return Number.isFinite(v) ? `${Math.abs(v) >= 10 ? Math.round(v) : Math.round(v * 10) / 10} s` : '?';
+};
+const secsZh = (x: V[string] | undefined) => secs(x).replace(/ s$/, ' 秒');
+const where = (v: V) => `${s(v.file)}:${s(v.line)}`;
+const limitName: Record<string, string> = {
+  'store-sync': 'the store synchronize wait',
+  'rdzv-timeout': 'timeout',
+  'join-timeout': 'join_timeout',
+  'read-timeout': 'read_timeout',
+  'last-call-timeout': 'last_call_timeout',
+  'pg-init': 'the process-group timeout',
+  'exit-barrier': 'the exit barrier',
+  'hccl-connect': 'HCCL_CONNECT_TIMEOUT',
+};
+const limitNameZh: Record<string, string> = {
+  'store-sync': 'store synchronize 等待',
+  'pg-init': '进程组超时',
+  'exit-barrier': '退出屏障',
+};
+const lim = (x: V[string] | undefined) => limitName[s(x)] ?? s(x);
+const limZh = (x: V[string] | undefined) => limitNameZh[s(x)] ?? lim(x);
+
+const NOTES_EN: Record<NoteCode, (v: V) => string> = {
+  text: (v) => s(v.text),
+  'year-from-line': (v) => `Timestamps without a year took their year from a dated line (${where(v)}).`,
+  'year-from-child-failed': (v) =>
+    `Timestamps without a year took their year from ChildFailedError's time (${where(v)}).`,
+  'year-from-mtime': () => 'Timestamps without a year took their year from the files’ modification time.',
+  'year-assumed': (v) => `Timestamps without a year were placed in ${s(v.year)} (nothing in the logs states the year).`,
+  'zone-learned': (v) =>
+    `${s(v.node)}: its own log times run ${s(v.hours)} h from the collector's UTC time; corrected.`,
+  'zone-assumed': () => 'Log times carry no time zone; all nodes were read as being in the same zone (shown as UTC).',
+  'set-by-hand': (v) => `Year or time zone set by hand for ${s(v.files)}.`,
+  'tz-corrected': (v) =>
+    `${s(v.node)}: its clock reads ${s(v.hours)} h from the others — a time-zone difference, corrected.`,
+  'clock-corrected': (v) => `${s(v.node)}: clock offset of ${secs(v.seconds)} (±${secs(v.bound)}) corrected.`,
+  'launch-derived': (v) =>
+    `${s(v.node)}: launch time derived from ${where(v)} minus the ${secs(v.waited)} it says it waited.`,
+  'launch-partial': (v) =>
+    `Launch times are known for ${s(v.placed)} of ${s(v.total)} nodes; skew covers those only (${s(v.unplaced)} printed no usable time).`,
+  'launch-unknown': () =>
+    'No launch time could be placed: these logs carry no timestamps on torchrun lines (torch ≤ 2.0 at default settings). Capture with `kubectl logs --timestamps`, `LOGLEVEL=INFO` on torch ≥ 2.1, or pipe through a timestamping tool.',
+  'times-derived': () => 'Some times were derived from durations stated in the text, not read from timestamps.',
+  'no-progress': () =>
+    'The logs show torchrun starting but neither progress past rendezvous nor a failure; they may end early.',
+  'agents-in-stream': (v) =>
+    `${s(v.node)}: its log holds ${s(v.agents)} torchrun agents without line labels (srun without -l, or two agents on one host); they are counted as ${s(v.agents)} nodes.`,
+  'limit-inferred': (v) =>
+    `${lim(v.limit)}: the logs do not print it, and its default (${secs(v.assumed)}) cannot be what fired — ${s(v.node)} failed ${secs(v.elapsed)} after its launch — so the limit is taken as about ${secs(v.elapsed)}.`,
+  'limit-assumed': (v) =>
+    `${lim(v.limit)} = ${secs(v.seconds)} is the default for ${v.version ? `torch ${s(v.version)}` : 'this version'}; no log line prints it (assumed).`,
+};
+
+const NOTES_ZH: Record<NoteCode, (v: V) => string> = {
+  text: (v) => s(v.text),
+  'year-from-line': (v) => `没有年份的时间戳取自带日期的日志行（${where(v)}）。`,
+  'year-from-child-failed': (v) => `没有年份的时间戳取自 ChildFailedError 的时间（${where(v)}）。`,
+  'year-from-mtime': () => '没有年份的时间戳取自文件的修改时间。',
+  'year-assumed': (v) => `没有年份的时间戳按 ${s(v.year)} 年处理（日志中没有年份）。`,
+  'zone-learned': (v) => `${s(v.node)}：它自己的日志时间与采集器的 UTC 时间相差 ${s(v.hours)} 小时，已校正。`,
+  'zone-assumed': () => '日志时间没有时区；所有节点都按同一时区处理（显示为 UTC）。',
+  'set-by-hand': (v) => `以下文件的年份或时区为手动设置：${s(v.files)}。`,
+  'tz-corrected': (v) => `${s(v.node)}：时钟与其他节点相差 ${s(v.hours)} 小时，是时区差异，已校正。`,
+  'clock-corrected': (v) => `${s(v.node)}：已校正 ${secsZh(v.seconds)}（±${secsZh(v.bound)}）的时钟偏差。`,
+  'launch-derived': (v) => `${s(v.node)}：启动时间由 ${where(v)} 的时间减去其声明的等待时长 ${secsZh(v.waited)} 推算。`,
+  'launch-partial': (v) =>
+    `${s(v.total)} 个节点中只有 ${s(v.placed)} 个的启动时间已知；启动时间差只计算这些节点（${s(v.unplaced)} 没有可用的时间）。`,
+  'launch-unknown': () =>
+    '无法确定启动时间：这些日志的 torchrun 行没有时间戳（torch ≤ 2.0 默认设置）。下次请用 `kubectl logs --timestamps`、torch ≥ 2.1 的 `LOGLEVEL=INFO`，或通过加时间戳的工具采集。',
+  'times-derived': () => '部分时间是根据文本中声明的时长推算的，而不是读取自时间戳。',
+  'no-progress': () => '日志显示 torchrun 已启动，但既没有越过 rendezvous 的进展，也没有失败；日志可能提前结束了。',
+  'agents-in-stream': (v) =>
+    `${s(v.node)}：它的日志中有 ${s(v.agents)} 个没有行标签的 torchrun agent（srun 未加 -l，或一台主机上两个 agent）；按 ${s(v.agents)} 个节点计算。`,
+  'limit-inferred': (v) =>
+    `${limZh(v.limit)}：日志中没有打印它，且它的默认值（${secsZh(v.assumed)}）不可能是触发的那个 —— ${s(v.node)} 在启动 ${secsZh(v.elapsed)} 后就失败了 —— 因此按约 ${secsZh(v.elapsed)} 计。`,
+  'limit-assumed': (v) =>
+    `${limZh(v.limit)} = ${secsZh(v.seconds)} 是${v.version ? ` torch ${s(v.version)} ` : '该版本'}的默认值；没有日志行打印它（推定）。`,
+};
+
+const REASONS_EN: Record<ReasonCode, (v: V) => string> = {
+  text: (v) => s(v.text),
+  'host-up-others-late': (v) =>
+    `The store host ${s(v.host)} was up and waiting (${s(v.hostStage)}); ${s(v.nodes)} could not reach it because it had already given up — ${Array.isArray(v.nodes) && v.nodes.length > 1 ? 'they' : s(v.nodes)} arrived late.`,
+  'pg-waiters-late-arrival': (v) =>
+    `${s(v.waiters)} timed out in init_process_group waiting for the others; ${s(v.nodes)} reached init_process_group only after that and found the store gone.`,
+  'first-failure-in-time': (v) =>
+    `Several nodes failed differently; the first failure in time was ${s(v.stage)} on ${s(v.node)}.`,
+  'most-reported-stage': (v) =>
+    `Nodes failed in different stages and the logs lack the times to order them; ${s(v.stage)} was reported by the most nodes (${s(v.count)}).`,
+  'host-absent': (v) =>
+    `Nodes failed to connect to the store host${v.host ? ` ${s(v.host)}` : ''}, whose log was not given (${s(v.missing)}): it started late or not at all.`,
+  'host-silent': (v) =>
+    `Nodes failed to connect to the store on ${s(v.host)}, which left no failure of its own in the logs: it started late or not at all.`,
+  'host-late-by-launch': (v) => `${s(v.host)} launched ${secs(v.lag)} after the first node.`,
+  'host-late-consequence': (v) =>
+    `The other nodes timed out connecting to the store on ${s(v.host)} (node_rank 0 / the rendezvous endpoint), so the store host was the late one; its own later failure (${s(v.hostStage)}) is a consequence.`,
+  'store-key-names-node': (v) =>
+    `${s(v.waiter)} waited for store key ${s(v.key)}, which ${n(v.group) ? 'node' : 'rank'} ${s(v.rank)} on ${s(v.node)} writes: ${s(v.node)} was late.`,
+  'late-by-launch': (v) => `By launch times, ${s(v.nodes)} started ${secs(v.lag)} after the first node.`,
+  'missing-likely': (v) =>
+    `No node present in the logs was late, and ${s(v.missing)} sent no log: a node whose log was not provided is the likely culprit.`,
+  'launch-times-outrank-text': (v) =>
+    `${s(v.nodes)} reached the store only after the others gave up, but their launch times are on time; the launch times name ${s(v.late)} instead.`,
+  'joined-count': (v) => `${s(v.joined)} of ${s(v.expected)} nodes joined before the limit.`,
+};
+
+const REASONS_ZH: Record<ReasonCode, (v: V) => string> = {
+  text: (v) => s(v.text),
+  'host-up-others-late': (v) =>
+    `store 主机 ${s(v.host)} 已启动并在等待（${s(v.hostStage)}）；${s(v.nodes)} 连不上它是因为它已经放弃了 —— ${s(v.nodes)} 迟到了。`,
+  'pg-waiters-late-arrival': (v) =>
+    `${s(v.waiters)} 在 init_process_group 中等待其他节点超时；${s(v.nodes)} 在那之后才到达 init_process_group，发现 store 已关闭。`,
+  'first-failure-in-time': (v) => `多个节点以不同方式失败；时间上最早的失败是 ${s(v.node)} 上的 ${s(v.stage)}。`,
+  'most-reported-stage': (v) =>
+    `各节点失败在不同阶段，且日志缺少排序所需的时间；报告 ${s(v.stage)} 的节点最多（${s(v.count)} 个）。`,
+  'host-absent': (v) =>
+    `各节点连接 store 主机${v.host ? ` ${s(v.host)}` : ''}失败，而它的日志没有提供（${s(v.missing)}）：它启动晚了或根本没有启动。`,
+  'host-silent': (v) =>
+    `各节点连接 ${s(v.host)} 上的 store 失败，而它的日志中没有自己的失败：它启动晚了或根本没有启动。`,
+  'host-late-by-launch': (v) => `${s(v.host)} 比第一个节点晚 ${secsZh(v.lag)} 启动。`,
+  'host-late-consequence': (v) =>
+    `其他节点连接 ${s(v.host)}（node_rank 0 / rendezvous endpoint）上的 store 超时，所以迟到的是 store 主机；它自己之后的失败（${s(v.hostStage)}）是后果。`,
+  'store-key-names-node': (v) =>
+    `${s(v.waiter)} 在等待 store 键 ${s(v.key)}，该键由 ${s(v.node)} 上的 ${n(v.group) ? '节点' : 'rank'} ${s(v.rank)} 写入：${s(v.node)} 迟到了。`,
+  'late-by-launch': (v) => `按启动时间，${s(v.nodes)} 比第一个节点晚 ${secsZh(v.lag)} 启动。`,
+  'missing-likely': (v) => `日志中的节点都没有迟到，而 ${s(v.missing)} 没有提供日志：缺少日志的节点最可能是元凶。`,
+  'launch-times-outrank-text': (v) =>
+    `${s(v.nodes)} 在其他节点放弃之后才连上 store，但它们的启动时间是准时的；按启动时间，迟到的是 ${s(v.late)}。`,
+  'joined-count': (v) => `${s(v.expected)} 个节点中有 ${s(v.joined)} 个在期限前加入。`,
+};
+
+export function noteText(lang: Lang, note: Note): string {
+  return (lang === 'zh' ? NOTES_ZH : NOTES_EN)[note.code](note.values);
+}
+
+export function reasonText(lang: Lang, reason: Reason): string {
+  return (lang === 'zh' ? REASONS_ZH : REASONS_EN)[reason.code](reason.values);
+}
+
+export const NOTE_CODES = Object.keys(NOTES_EN) as NoteCode[];
+export const REASON_CODES = Object.keys(REASONS_EN) as ReasonCode[];

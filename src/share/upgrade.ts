@@ -1,0 +1,54 @@
+import type * as v from 'valibot';
+import { DICTIONARY_V1 } from './dictionary';
+import { WireV1Schema, type Wire, type WireV1 } from './wire';
+
+// Links of older formats keep opening: each upgrader turns format `from` into `from + 1`.
+//
+// 1 → 2: format 1 carried the analysis' notes and the failure's reasons as words (in the sender's language),
+// and the timeout that fired without saying where its value came from. Format 2 carries codes with values
+// and the limit's source. A format-1 link's words are kept as they are (code `text`); its limit is the one
+// in force with that value, with the source the limits table gave it.
+
+export interface Upgrader {
+  from: number;
+  /** The preset dictionary format `from` was deflated with, if any. */
+  dictionary?: Uint8Array;
+  schema: v.GenericSchema;
+  up(wire: unknown): unknown;
+}
+
+function v1ToV2(old: unknown): Wire {
+  const w = old as WireV1;
+  const failure = w.f;
+  const fired =
+    failure && failure[3] !== null
+      ? w.T.find((t) => t[1] === failure[3] && t[3] === 1 && t[2] !== 'recommendation')
+      : undefined;
+  return {
+    ...w,
+    N: { ...w.N },
+    M: w.m.length,
+    W: null,
+    X: null,
+    f: failure && [
+      failure[0],
+      failure[1],
+      failure[2],
+      failure[3] === null
+        ? null
+        : [
+            fired?.[0] ?? 'unknown',
+            failure[3],
+            fired && fired[2] !== 'recommendation' ? fired[2] : 'logs',
+            fired?.[5] ?? null,
+          ],
+      failure[4].map((text) => ['text', { text }]),
+      failure[5],
+      0,
+    ],
+    q: w.q.map((text) => ['text', { text }]),
+  } as Wire;
+}
+
+/** Every upgrade from an older format, oldest first. */
+export const UPGRADERS: Upgrader[] = [{ from: 1, dictionary: DICTIONARY_V1, schema: WireV1Schema, up: v1ToV2 }];
