@@ -169,10 +169,22 @@ torch2.6-c10d-elastic-late-join() {
     --rdzv-conf last_call_timeout=10 --steps 15 --step-sleep 4 --prefix plain --kill-after 300 \
     --description "c10d elastic, --nnodes=2:4, 4 nodes x 1 proc, --rdzv_conf last_call_timeout=10, LOGLEVEL=INFO; nodes 0-2 form a world of 3, node 3 launched 50 s after node 0 (after the last call, while training runs) and the agents re-rendezvous into a world of 4; plain tee"
 }
-torch2.6-static-restart-once() {
+torch2.6-c10d-elastic-late-join-noshare() {
+  "${CAP26[@]}" --scenario "$FUNCNAME" --backend c10d --nnodes 4 --nnodes-arg 2:4 --nproc-per-node 1 --delays 0,1,2,50 \
+    --rdzv-conf last_call_timeout=10 --env TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1 --steps 15 --step-sleep 4 \
+    --prefix plain --kill-after 300 \
+    --description "as torch2.6-c10d-elastic-late-join, with TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1 (2.6's opt-out of sharing the rendezvous TCPStore, which rebuilds the bootstrap store info every round): the late node is admitted and the world of 4 trains; plain tee"
+}
+torch2.6-static-restart-shared-store() {
   "${CAP26[@]}" --scenario "$FUNCNAME" --backend static --nnodes 3 --nproc-per-node 2 --delays 0,1,2 \
     --torchrun-arg=--max-restarts=2 --crash node2:after_init:0 --prefix plain --kill-after 240 \
-    --description "static, 3 nodes x 2 procs, --max-restarts=2, LOGLEVEL=INFO; node2's local rank 0 raises after its first all_reduce in attempt 0 (TORCHELASTIC_RESTART_COUNT=0); all agents restart and attempt 1 succeeds; plain tee"
+    --description "static, 3 nodes x 2 procs, --max-restarts=2, LOGLEVEL=INFO, 2.6 defaults (workers reuse the agent's TCPStore); node2's local rank 0 raises after its first all_reduce in attempt 0 only (TORCHELASTIC_RESTART_COUNT=0); plain tee"
+}
+torch2.6-c10d-restart-once-noshare() {
+  "${CAP26[@]}" --scenario "$FUNCNAME" --backend c10d --nnodes 3 --nproc-per-node 2 --delays 0,1,2 \
+    --torchrun-arg=--max-restarts=2 --crash node1:after_init:0 --env TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1 \
+    --prefix plain --kill-after 240 \
+    --description "c10d, 3 nodes x 2 procs, --max-restarts=2, LOGLEVEL=INFO, TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1 (workers get their own TCPStore each round); node1's local rank 0 raises after its first all_reduce in attempt 0 only (TORCHELASTIC_RESTART_COUNT=0); plain tee"
 }
 torch2.6-c10d-crash-before-pg-init() {
   "${CAP26[@]}" --scenario "$FUNCNAME" --backend c10d --nnodes 3 --nproc-per-node 2 --delays 0,1,2 \
@@ -199,7 +211,13 @@ torch2.6-c10d-logdir-restart() {
   "${CAP26[@]}" --scenario "$FUNCNAME" --backend c10d --nnodes 3 --nproc-per-node 2 --delays 0,1,2 \
     --log-dir --torchrun-arg=--tee=3 --torchrun-arg=--max-restarts=1 --crash node1:after_init:0 \
     --prefix plain --kill-after 240 \
-    --description "c10d, 3 nodes x 2 procs, --log-dir per node, --tee 3, --max-restarts=1, LOGLEVEL=INFO; node1's local rank 0 raises after its first all_reduce in attempt 0; attempt 1 succeeds; console plain tee plus each node's --log-dir tree"
+    --description "c10d, 3 nodes x 2 procs, --log-dir per node, --tee 3, --max-restarts=1, LOGLEVEL=INFO, 2.6 defaults (workers reuse the agent's TCPStore); node1's local rank 0 raises after its first all_reduce in attempt 0 only; console plain tee plus each node's --log-dir tree"
+}
+torch2.6-c10d-logdir-restart-noshare() {
+  "${CAP26[@]}" --scenario "$FUNCNAME" --backend c10d --nnodes 3 --nproc-per-node 2 --delays 0,1,2 \
+    --log-dir --torchrun-arg=--tee=3 --torchrun-arg=--max-restarts=1 --crash node1:after_init:0 \
+    --env TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1 --prefix k8s --kill-after 240 \
+    --description "as torch2.6-c10d-logdir-restart, with TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1 (workers get their own TCPStore each round); Kubernetes-style console capture plus each node's --log-dir tree"
 }
 
 case "${1:-}" in
