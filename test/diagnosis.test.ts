@@ -179,11 +179,15 @@ describe('diagnosis on variations', () => {
     expect(find(dx, 'NODE_LOG_MISSING')!.numbers).toMatchObject({ missing: 'group_rank 3', expected: 4, present: 3 });
   });
 
+  /** A log cut where its agent says the workers finished: what it held while they still ran. */
+  const beforeFinish = (text: string) => text.slice(0, text.indexOf('\n', text.lastIndexOf('step ')) + 1);
+
   it('a watchdog timeout deep into training is not a startup problem: no rendezvous advice', () => {
     const line =
       '[rank3]:[E1129 19:02:11.061694977 ProcessGroupNCCL.cpp:616] [Rank 3] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=48211, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600018 milliseconds before timing out.';
     const healthy = Object.fromEntries(NODES4.map((f) => [f, corpusText('torch2.6-s1_static_healthy_info', f)]));
-    healthy['node3.log'] += line + '\n';
+    // The watchdog fires while the workers run: before the agent could say they finished.
+    healthy['node3.log'] = beforeFinish(healthy['node3.log']!) + line + '\n';
     const dx = diagnose(analyseTexts(healthy));
     expect(find(dx, 'NOT_A_STARTUP_PROBLEM')!.numbers).toMatchObject({ seq: '48211', limit: 600 });
     expect(commands(dx)).not.toContain('rdzv_conf');
@@ -191,7 +195,8 @@ describe('diagnosis on variations', () => {
 
   it('HCCL link timeouts on Ascend get HCCL_CONNECT_TIMEOUT advice', () => {
     const healthy = Object.fromEntries(NODES4.map((f) => [f, corpusText('torch2.6-s1_static_healthy_info', f)]));
-    healthy['node2.log'] +=
+    healthy['node2.log'] =
+      beforeFinish(healthy['node2.log']!) +
       '[ERROR] HCCL(2717288,python3):2026-11-29-18:29:50.177.194 [hccl_socket_manager.cc:778] [2734049][Wait][LinkEstablish]wait socket establish timeout, role[1] rank[5] timeout[120]\n';
     const dx = diagnose(analyseTexts(healthy));
     const f = find(dx, 'COMM_INIT_TIMEOUT')!;

@@ -639,7 +639,7 @@ describe('format versions', () => {
   };
   /** What a format-1 writer made of the same diagnosis: notes and reasons as English words, no limit source. */
   function toV1(w: Wire): WireV1 {
-    const { M: _m, W: _w, X: _x, f, q, N, ...rest } = structuredClone(w);
+    const { M: _m, W: _w, X: _x, S, f, q, N, ...rest } = structuredClone(w);
     const { p: _p, o: _o, ...columns } = N;
     const words = (vals: Record<string, unknown>) =>
       Object.fromEntries(
@@ -650,6 +650,8 @@ describe('format versions', () => {
       ) as never;
     return {
       ...rest,
+      // Format 1 had one skew: that of the nodes placed.
+      s: S ? S[0] : rest.s,
       N: columns,
       f: f && [
         f[0],

@@ -21,7 +21,7 @@ export function renderReport(job: JobModel, dx: Diagnosis, lang: Lang): string {
   lines.push(
     `${u.job}: ${u.torch} ${j.torchVersion ?? u.unknown}, ${u.backend} ${j.backend ?? u.unknown}, ${u.nodes} ${
       j.nnodes ?? job.nodes.length
-    }${j.nprocPerNode ? ` × ${j.nprocPerNode}` : ''}, ${u.skew} ${fmtSec(job.skewSeconds, u.seconds!)}${
+    }${j.nprocPerNode ? ` × ${j.nprocPerNode}` : ''}, ${u.skew} ${skewText(job, u)}${
       j.rdzvConfigs ? `, ${u.rdzvConfigs} ${JSON.stringify(j.rdzvConfigs)}` : ''
     }`,
   );
@@ -29,8 +29,10 @@ export function renderReport(job: JobModel, dx: Diagnosis, lang: Lang): string {
     lines.push(
       `${u.stage}: ${f.stage}; ${u.reportedBy}: ${f.reportedBy.join(', ') || u.none}; ${u.lateNodes}: ${
         f.lateNodes.join(', ') || u.unknown
-      }${f.timeoutSeconds !== null ? `; ${u.timeout}: ${f.timeoutSeconds} ${u.seconds}` : ''}`,
+      }${f.limit ? `; ${u.timeout}: ${f.limit.id} = ${f.limit.seconds} ${u.seconds} (${limitSource(f.limit.from, u)})` : ''}`,
     );
+    if (f.reasoning.some((r) => r.code === 'missing-likely' || r.code === 'host-absent'))
+      lines.push(`${u.missingLikely}: ${job.missingNodes.join(', ')}`);
   }
 
   if (dx.findings.length) {
@@ -125,4 +127,17 @@ function wrap(text: string, width: number): string[] {
   }
   if (line) out.push(line);
   return out;
+}
+
+function skewText(job: JobModel, u: Record<string, string>): string {
+  if (job.skewSeconds !== null || !job.skewAmongPlaced) return fmtSec(job.skewSeconds, u.seconds!);
+  const p = job.skewAmongPlaced;
+  return u
+    .skewAmong!.replace('{s}', String(Math.round(p.seconds * 10) / 10))
+    .replace('{placed}', String(p.placed))
+    .replace('{total}', String(p.total));
+}
+
+function limitSource(from: 'logs' | 'inferred' | 'default', u: Record<string, string>): string {
+  return from === 'logs' ? u.fromLogs! : from === 'inferred' ? u.fromInferred! : u.fromDefault!;
 }

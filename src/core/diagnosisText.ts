@@ -43,7 +43,7 @@ const round = (x: number) => (Math.abs(x) >= 10 ? String(Math.round(x)) : String
 /** Where a limit's value comes from, said every time a limit is: printed, inferred, or an assumed default. */
 const srcEn = (p: P) =>
   p.source === 'logs'
-    ? 'set in the logs'
+    ? 'as the logs print it'
     : p.source === 'inferred'
       ? 'inferred from how long the nodes waited; the logs do not print it'
       : p.source === 'default'

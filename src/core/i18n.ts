@@ -67,6 +67,12 @@ const en: Words = {
       'What if: a rendezvous limit of {t} s would not have been enough: the {limit} s rank-assignment wait of this torch version does not move with it.',
     storeHost: 'hosts the rendezvous store',
     limits: 'Limits in force',
+    skewAmong: 'unknown ({s} s among the {placed} of {total} nodes with times)',
+    fromLogs: 'printed in the logs',
+    fromInferred: 'inferred from the elapsed time',
+    fromDefault: 'default, assumed: no log shows it',
+    restarts: 'Restarts',
+    missingLikely: 'likely culprit: a node without a log',
   },
 };
 
@@ -124,6 +130,12 @@ const zh: Words = {
       '假设：把 rendezvous 期限设为 {t} 秒也不够：该 torch 版本中 {limit} 秒的 rank 分配等待不会随之改变。',
     storeHost: '承载 rendezvous store',
     limits: '生效的期限',
+    skewAmong: '未知（有时间的 {placed}/{total} 个节点之间为 {s} 秒）',
+    fromLogs: '日志中已打印',
+    fromInferred: '根据经过的时间推断',
+    fromDefault: '默认值，推定：没有日志显示它',
+    restarts: '重启',
+    missingLikely: '最可能的元凶：缺少日志的节点',
   },
 };
 

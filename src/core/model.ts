@@ -210,6 +210,12 @@ export type ReasonCode =
   | 'late-by-launch'
   | 'missing-likely'
   | 'launch-times-outrank-text'
+  | 'worker-crash'
+  | 'restart-cause'
+  | 'silent-straggler'
+  | 'host-inferred'
+  | 'host-gone'
+  | 'mixed-run'
   | 'joined-count';
 
 /** The limit that fired, and where its value comes from: printed in the logs, inferred from elapsed time, or assumed. */
@@ -345,7 +351,10 @@ export interface JobModel {
   schemaVersion: number;
   verdict: Verdict;
   failure: Failure | null;
+  /** Latest minus earliest launch, when every node's launch is placed (a node without a time may be the late one). */
   skewSeconds: number | null;
+  /** The same over the nodes that could be placed, when only some could: a lower bound, not the job's skew. */
+  skewAmongPlaced: { seconds: number; placed: number; total: number } | null;
   nodes: JobNode[];
   job: JobFacts;
   /** Nodes implied by the world size but absent from the logs (the first few, by name). */

@@ -49,7 +49,7 @@ const NOTES_EN: Record<NoteCode, (v: V) => string> = {
   'launch-derived': (v) =>
     `${s(v.node)}: launch time derived from ${where(v)} minus the ${secs(v.waited)} it says it waited.`,
   'launch-partial': (v) =>
-    `Launch times are known for ${s(v.placed)} of ${s(v.total)} nodes; skew covers those only (${s(v.unplaced)} printed no usable time).`,
+    `Launch times are known for ${s(v.placed)} of ${s(v.total)} nodes (${s(v.unplaced)} printed no usable time): the job's skew cannot be measured, only that among those ${s(v.placed)}.`,
   'launch-unknown': () =>
     'No launch time could be placed: these logs carry no timestamps on torchrun lines (torch ≤ 2.0 at default settings). Capture with `kubectl logs --timestamps`, `LOGLEVEL=INFO` on torch ≥ 2.1, or pipe through a timestamping tool.',
   'times-derived': () => 'Some times were derived from durations stated in the text, not read from timestamps.',
@@ -76,7 +76,7 @@ const NOTES_ZH: Record<NoteCode, (v: V) => string> = {
   'clock-corrected': (v) => `${s(v.node)}：已校正 ${secsZh(v.seconds)}（±${secsZh(v.bound)}）的时钟偏差。`,
   'launch-derived': (v) => `${s(v.node)}：启动时间由 ${where(v)} 的时间减去其声明的等待时长 ${secsZh(v.waited)} 推算。`,
   'launch-partial': (v) =>
-    `${s(v.total)} 个节点中只有 ${s(v.placed)} 个的启动时间已知；启动时间差只计算这些节点（${s(v.unplaced)} 没有可用的时间）。`,
+    `${s(v.total)} 个节点中只有 ${s(v.placed)} 个的启动时间已知（${s(v.unplaced)} 没有可用的时间）：无法测量整个作业的启动时间差，只能测量这 ${s(v.placed)} 个节点之间的。`,
   'launch-unknown': () =>
     '无法确定启动时间：这些日志的 torchrun 行没有时间戳（torch ≤ 2.0 默认设置）。下次请用 `kubectl logs --timestamps`、torch ≥ 2.1 的 `LOGLEVEL=INFO`，或通过加时间戳的工具采集。',
   'times-derived': () => '部分时间是根据文本中声明的时长推算的，而不是读取自时间戳。',
@@ -114,6 +114,17 @@ const REASONS_EN: Record<ReasonCode, (v: V) => string> = {
   'launch-times-outrank-text': (v) =>
     `${s(v.nodes)} reached the store only after the others gave up, but their launch times are on time; the launch times name ${s(v.late)} instead.`,
   'joined-count': (v) => `${s(v.joined)} of ${s(v.expected)} nodes joined before the limit.`,
+  'worker-crash': (v) =>
+    `A worker on ${s(v.nodes)} failed with its own error; ${s(v.waiters)} then waited for its ranks (${s(v.stage)}) until their limit ran out — a consequence, not a late node.`,
+  'restart-cause': (v) =>
+    `The first failure was a worker of ${s(v.nodes)} (${s(v.stage)}); the agents restarted, and the restarts failed in turn.`,
+  'silent-straggler': (v) =>
+    `${s(v.nodes)} ${Array.isArray(v.nodes) && v.nodes.length > 1 ? 'show' : 'shows'} no failure of ${Array.isArray(v.nodes) && v.nodes.length > 1 ? 'their' : 'its'} own and never got past the rendezvous while ${s(v.waiters)} timed out waiting: ${Array.isArray(v.nodes) && v.nodes.length > 1 ? 'they' : 'it'} joined too late (inferred: the logs carry no times).`,
+  'host-inferred': (v) =>
+    `${s(v.host)} is the store host: it waited in the rendezvous (${s(v.hostStage)}) while every other node failed to reach the store.`,
+  'host-gone': (v) =>
+    `${s(v.nodes)} had reached the store and lost it when its host gave up waiting (${s(v.hostStage)}); ${s(v.late)} arrived after that.`,
+  'mixed-run': (v) => `Of the runs in these logs, ${s(v.run)} failed; the others are left out of this analysis.`,
 };
 
 const REASONS_ZH: Record<ReasonCode, (v: V) => string> = {
@@ -139,6 +150,16 @@ const REASONS_ZH: Record<ReasonCode, (v: V) => string> = {
   'launch-times-outrank-text': (v) =>
     `${s(v.nodes)} 在其他节点放弃之后才连上 store，但它们的启动时间是准时的；按启动时间，迟到的是 ${s(v.late)}。`,
   'joined-count': (v) => `${s(v.expected)} 个节点中有 ${s(v.joined)} 个在期限前加入。`,
+  'worker-crash': (v) =>
+    `${s(v.nodes)} 上的 worker 因自身错误失败；${s(v.waiters)} 随后一直等待它的 rank（${s(v.stage)}），直到期限用完 —— 这是后果，不是节点迟到。`,
+  'restart-cause': (v) => `最先的失败是 ${s(v.nodes)} 的 worker（${s(v.stage)}）；agent 随后重启，而重启又相继失败。`,
+  'silent-straggler': (v) =>
+    `${s(v.nodes)} 没有自己的失败，也从未越过 rendezvous，而 ${s(v.waiters)} 等待超时：它加入得太晚了（推断：日志没有时间）。`,
+  'host-inferred': (v) =>
+    `${s(v.host)} 是 store 主机：它在 rendezvous 中等待（${s(v.hostStage)}），而其他节点都连不上 store。`,
+  'host-gone': (v) =>
+    `${s(v.nodes)} 已连上 store，又在 store 主机放弃等待（${s(v.hostStage)}）时失去了连接；${s(v.late)} 是在那之后才到达的。`,
+  'mixed-run': (v) => `这些日志中的多次运行里，失败的是 ${s(v.run)}；其他运行不在本次分析之内。`,
 };
 
 export function noteText(lang: Lang, note: Note): string {

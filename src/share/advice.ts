@@ -117,6 +117,7 @@ export function stubJob(facts: Partial<JobFacts>): JobModel {
     verdict: 'failed',
     failure: null,
     skewSeconds: null,
+    skewAmongPlaced: null,
     nodes: [],
     job: {
       torchVersion: null,

@@ -229,6 +229,11 @@ export function buildWire(job: JobModel, dx: Diagnosis, options: SnapshotOptions
       failure.confidence === 'low' ? 1 : 0,
     ],
     M: job.missingCount,
+    S: job.skewAmongPlaced && [
+      Math.round(job.skewAmongPlaced.seconds * 1000),
+      job.skewAmongPlaced.placed,
+      job.skewAmongPlaced.total,
+    ],
     W: job.worldFormed && [job.worldFormed.nodes, null],
     X: job.mixedJobs && [
       job.mixedJobs.by,

@@ -90,6 +90,7 @@ export function restore(s: ShareSnapshot, lang: Lang = s.view.lang): Restored {
       limit: s.failure.limit && { ...s.failure.limit },
     },
     skewSeconds: s.skewSeconds,
+    skewAmongPlaced: s.skewAmongPlaced && { ...s.skewAmongPlaced },
     nodes: s.nodes.map(node),
     job: {
       ...s.job,

@@ -130,6 +130,7 @@ export interface ShareSnapshot {
   /** The earliest torchrun launch (else the earliest time seen), ISO 8601; null without any time. */
   t0: string | null;
   skewSeconds: number | null;
+  skewAmongPlaced: { seconds: number; placed: number; total: number } | null;
   job: ShareJobFacts;
   nodes: ShareNode[];
   missingNodes: string[];
@@ -222,6 +223,7 @@ export function expandWire(w: Wire, version: number): ShareSnapshot {
     verdict: w.d,
     t0: w.t === null ? null : new Date(w.t).toISOString(),
     skewSeconds: w.s === null ? null : w.s / 1000,
+    skewAmongPlaced: w.S && { seconds: w.S[0] / 1000, placed: w.S[1], total: w.S[2] },
     job: {
       torchVersion: j[0],
       torchVersionEvidence: j[1],

@@ -24,8 +24,13 @@ function v1ToV2(old: unknown): Wire {
     failure && failure[3] !== null
       ? w.T.find((t) => t[1] === failure[3] && t[3] === 1 && t[2] !== 'recommendation')
       : undefined;
+  // Format 1's skew covered the nodes that could be placed: with some unplaced it is only a lower bound.
+  const placed = w.N.l.filter((l) => l !== null).length;
+  const partial = w.s !== null && placed < w.N.l.length;
   return {
     ...w,
+    s: partial ? null : w.s,
+    S: partial ? [w.s!, placed, w.N.l.length] : null,
     N: { ...w.N },
     M: w.m.length,
     W: null,

@@ -270,6 +270,8 @@ export const WireV2Schema = v.strictObject({
   }),
   /** missing nodes in all (the list `m` names the first few) */
   M: Int(0, 1e6),
+  /** skew among the nodes placed when not all could be: ms, placed, total (then `s` is null) */
+  S: v.nullable(v.strictTuple([Int(0, 1e10), Int(0, 1e6), Int(0, 1e6)])),
   /** the world formed: nodes, evidence */
   W: v.nullable(v.strictTuple([Int(1, 1e6), v.nullable(EvRef)])),
   /** runs mixed together: how they were told apart, and each run's key and nodes */

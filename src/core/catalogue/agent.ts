@@ -146,6 +146,7 @@ export const AGENT: CatalogueEntry[] = [
       // Template of api.py `_invoke_run` (1.13–2.6), shaped as 2.6 prints it (own pid, time and counts).
       'I1201 09:14:22.318000 2207 torch/distributed/elastic/agent/server/api.py:874] [default] Worker group FAILED. 2/3 attempts left; will restart worker group',
     ],
+    effects: { newAttempt: true },
     versions: '1.13–2.6',
     source: 'torch/distributed/elastic/agent/server/api.py',
   },

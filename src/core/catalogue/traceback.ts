@@ -53,7 +53,13 @@ export const TRACEBACK: CatalogueEntry[] = [
     pattern:
       '(?:^|[\\s:>|\\]])(?<exc>(?:[A-Za-z_]\\w{0,60}\\.){0,8}[A-Za-z_]\\w{0,60}(?:Error|Exception)): (?<detail>.+)$',
     samples: ["AttributeError: 'NoneType' object has no attribute 'get'"],
-    effects: { stage: 'other', role: 'primary', refine: 'frames', notTorchEvidence: true },
+    effects: {
+      stage: 'other',
+      role: 'primary',
+      refine: 'frames',
+      userCodeStage: 'worker-error',
+      notTorchEvidence: true,
+    },
     versions: 'Python',
     source: 'Python',
   },

@@ -64,6 +64,11 @@ export interface Effects {
   /** A sign the node was torn down (its workers signalled or failed, its rendezvous shut down badly): the
    * node failed, even when no primary message is in its log. */
   tornDown?: boolean;
+  /** A restart of the worker group that uses up one of --max-restarts: a new attempt (restart_count + 1).
+   * A membership change restarts the group too, but starts a new rendezvous round, not an attempt. */
+  newAttempt?: boolean;
+  /** With `refine: 'frames'`: the stage when the traceback runs through user code only (a worker's own error). */
+  userCodeStage?: FailureStage;
   /** What the message shows of the store host: this node hosts it; this node reached it; lost it after reaching it. */
   store?: 'hosts' | 'reached' | 'lost';
   identity?: IdentityField[];

@@ -23,6 +23,8 @@ const TRACEBACK_START = 'Traceback (most recent call last)';
 const FRAME_RE = /File "(?<path>[^"]{1,1000})", line (?<lineno>\d{1,9}), in (?<fn>[\w<>]{1,200})/g;
 const KEY_STAGE_RES = KEY_STAGES.map((k) => ({ re: new RegExp(k.re), stage: k.stage }));
 const effectsOf = (e: LogEvent) => effectsOfId(e.id);
+/** Any frame in PyTorch itself (the agent, the store, a collective): the exception is not the script's alone. */
+const TORCH_PATH = /(?:^|[\\/])torch[\\/]/;
 /** The agent's own entry points: a traceback through them is the launcher being torn down. */
 const AGENT_FRAME = /(?:^|[\\/])torch[\\/]distributed[\\/](?:run\.py|launcher[\\/]|elastic[\\/])/;
 
@@ -85,6 +87,9 @@ export function refineStage(
     case 'frames': {
       const st = fromFrames();
       if (st && (!fx.refineTo || fx.refineTo.includes(st))) return st;
+      // An exception raised in the training script, through no PyTorch code: a worker's own error.
+      if (fx.userCodeStage && frames && frames.length > 0 && !frames.some((f) => TORCH_PATH.test(f.path)))
+        return fx.userCodeStage;
       return base;
     }
     case 'keys': {
@@ -106,12 +111,17 @@ export function refineRole(entry: CatalogueEntry, s: StreamState, line: number, 
     if (v >= fx.primaryIfAtLeast.value) return 'primary' as const;
   }
   if (fx.refine === 'inner') {
-    // The exception chain since the traceback began: a lost connection means the host went away.
+    // The cause nearest above it in the exception chain: a lost connection means the host went away (a
+    // consequence); a connect timeout means it was never reached. A timeout the client retried past and a
+    // later loss are read as the loss.
     const since = Math.max(0, s.tracebackLine - TRACEBACK_REACH);
-    const recent = s.x.events.filter((e) => e.line >= since && e.line <= line);
-    const lost = recent.some((e) => effectsOf(e).store === 'lost');
-    const connectTimeout = recent.some((e) => effectsOf(e).waitedSinceLaunch !== undefined);
-    if (lost && !connectTimeout) return 'consequence' as const;
+    for (let i = s.x.events.length - 1; i >= 0; i--) {
+      const e = s.x.events[i]!;
+      if (e.line < since) break;
+      if (e.line > line) continue;
+      if (effectsOf(e).store === 'lost') return 'consequence' as const;
+      if (effectsOf(e).waitedSinceLaunch !== undefined) break;
+    }
   }
   return fx.role ?? 'primary';
 }

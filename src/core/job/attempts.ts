@@ -1,3 +1,4 @@
+import { effectsOf } from '../catalogue';
 import type { Attempt, EvidenceLine, LogEvent, NodeEvent } from '../model';
 import { boundedCount } from '../numbers';
 import { isoOrNull } from '../time';
@@ -19,18 +20,52 @@ function attemptOfFile(file: string): number | null {
   return m ? Number(m[1]) : null;
 }
 
-/** The attempt each event belongs to: its `attempt_N` folder, else the restarts before it in its file. */
+const byLine = (evs: LogEvent[]) =>
+  [...evs].sort((a, b) => (a.file === b.file ? a.line - b.line : a.file < b.file ? -1 : 1));
+
+/**
+ * The attempt each event belongs to: its `attempt_N` folder, else the restarts before it in its file. Only a
+ * restart that uses up one of --max-restarts starts an attempt; a membership change starts a new round of
+ * the same attempt (restart_count stays).
+ */
 export function attemptOf(evs: LogEvent[]): Map<LogEvent, number> {
   const out = new Map<LogEvent, number>();
   const restartsSoFar = new Map<string, number>();
-  const byLine = [...evs].sort((a, b) => (a.file === b.file ? a.line - b.line : a.file < b.file ? -1 : 1));
-  for (const e of byLine) {
+  for (const e of byLine(evs)) {
     const dir = attemptOfFile(e.file);
     const n = restartsSoFar.get(e.file) ?? 0;
     out.set(e, dir ?? n);
-    if (e.kind === 'restart') restartsSoFar.set(e.file, n + 1);
+    if (effectsOf(e.id).newAttempt) restartsSoFar.set(e.file, n + 1);
   }
   return out;
+}
+
+/**
+ * The events of the node's last rendezvous round: after the last restart of its worker group (a new attempt
+ * or a membership change) in each file, and only the files of its highest `attempt_N` folder. What failed
+ * before a restart that went on belongs to the restart's story, not to how the node ended.
+ */
+export function lastRound(evs: LogEvent[]): LogEvent[] {
+  let top = -1;
+  for (const e of evs) top = Math.max(top, attemptOfFile(e.file) ?? -1);
+  // Per file: where the last round begins — the first rendezvous after the last restart (the restart's own
+  // stopping of the workers, SIGTERM and all, belongs to the round it ended).
+  const restartAt = new Map<string, number>();
+  const roundAt = new Map<string, number>();
+  for (const e of byLine(evs)) {
+    if (e.kind === 'restart') {
+      restartAt.set(e.file, e.line);
+      roundAt.set(e.file, Infinity);
+    } else if (e.kind === 'rendezvous-begin' && restartAt.has(e.file) && roundAt.get(e.file) === Infinity)
+      roundAt.set(e.file, e.line);
+  }
+  return evs.filter((e) => {
+    const dir = attemptOfFile(e.file);
+    if (dir !== null && dir < top) return false;
+    const from = roundAt.get(e.file);
+    // A restart with no rendezvous after it: the log ends in the restart; its own lines are the last round.
+    return from === undefined || e.line >= (from === Infinity ? restartAt.get(e.file)! : from);
+  });
 }
 
 /** Attempts kept per node; a log appended to across hundreds of restarts keeps the first and the last ones. */
@@ -49,7 +84,7 @@ export function nodeAttempts(
     const list = byAttempt.get(a) ?? [];
     list.push(e);
     byAttempt.set(a, list);
-    if (e.kind === 'restart') restarted = true;
+    if (effectsOf(e.id).newAttempt) restarted = true;
     if (e.kind === 'rendezvous-complete') {
       const rc = boundedCount(e.fields.restart_count) ?? a;
       formed.add(rc);
@@ -67,7 +102,7 @@ export function nodeAttempts(
   const attempts = kept.map((index): Attempt => {
     const mine = byAttempt.get(index)!;
     const first = mine[0] ?? null;
-    const restart = mine.find((e) => e.kind === 'restart') ?? null;
+    const restart = mine.find((e) => effectsOf(e.id).newAttempt) ?? null;
     let failed: LogEvent | undefined;
     if (restart)
       for (const e of mine)

@@ -1,5 +1,15 @@
 import { ENTRY } from '../catalogue';
-import type { FileExtract, JobModel, JobNode, LogEvent, Note, Overrides } from '../model';
+import type {
+  ClockOffset,
+  Failure,
+  FileExtract,
+  JobModel,
+  JobNode,
+  LogEvent,
+  MixedJobs,
+  Note,
+  Overrides,
+} from '../model';
 import { SCHEMA_VERSION } from '../model';
 import { limitsOf } from '../thresholds';
 import { isoOrNull } from '../time';
@@ -85,17 +95,26 @@ export function buildJob(extracts: FileExtract[], opts: BuildOptions = {}): JobM
     (a, b) => (a.groupRank ?? 1e9) - (b.groupRank ?? 1e9) || a.id.localeCompare(b.id, 'en', { numeric: true }),
   );
 
+  const mixedJobs = mixedJobsOf(runs, groups, ids);
   const world = worldOf(allEvents, facts);
   if (world.formed) facts.worldNodes = world.formed.nodes;
-  const missing = missingNodes(world.expected, nodes);
+  // Logs of several runs: each run's world is its own, and the missing nodes of one are not the other's.
+  const missing = mixedJobs ? { listed: [], count: 0 } : missingNodes(world.expected, nodes);
   const byId = new Map(built.map((b) => [b.node.id, b]));
   const views: NodeView[] = nodes.map((n) => ({
     node: n,
     events: byId.get(n.id)!.events,
-    timeOf: clocks.timeOf(n.id),
+    timeOf: effectiveTime(byId.get(n.id)!.events, clocks.timeOf(n.id)),
   }));
-  const limits = limitsOf(facts, allEvents);
-  const analysed = analyseFailure({ views, facts, limits, offsets: clocks.offsets, missing: missing.listed });
+  const analysed = mixedJobs
+    ? analyseRuns(mixedJobs, views, formatsOf(usable), clocks.offsets)
+    : analyseFailure({
+        views,
+        facts,
+        limits: limitsOf(facts, allEvents),
+        offsets: clocks.offsets,
+        missing: missing.listed,
+      });
   notes.push(...analysed.notes);
   const failure = analysed.failure;
 
@@ -107,17 +126,72 @@ export function buildJob(extracts: FileExtract[], opts: BuildOptions = {}): JobM
     schemaVersion: SCHEMA_VERSION,
     verdict,
     failure: verdict === 'failed' ? failure : null,
-    skewSeconds,
+    // Skew across different runs means nothing: each run's lags are in its nodes.
+    skewSeconds:
+      mixedJobs || skewSeconds === null || skewSeconds.placed < skewSeconds.total ? null : skewSeconds.seconds,
+    skewAmongPlaced: !mixedJobs && skewSeconds !== null && skewSeconds.placed < skewSeconds.total ? skewSeconds : null,
     nodes,
     job: facts,
     missingNodes: missing.listed,
     missingCount: missing.count,
     worldFormed: world.formed,
-    mixedJobs: mixedJobsOf(runs, groups, ids),
+    mixedJobs,
     clockOffsets: clocks.offsets,
     notes,
     files: extracts.map((x) => ({ file: x.file, bytes: x.bytes, lines: x.lines, problem: x.problem })),
   };
+}
+
+/** How far below its last timed line an untimed line (a Python traceback) still takes that line's time. */
+const UNTIMED_REACH_LINES = 200;
+
+/**
+ * An event's instant for the failure analysis: its own, else that of the timed line just above it in its file
+ * (a traceback prints right after the log line that raised it; the instant is then a lower bound).
+ */
+function effectiveTime(evs: LogEvent[], timeOf: (e: LogEvent) => number | null): (e: LogEvent) => number | null {
+  const at = new Map<LogEvent, number | null>();
+  const lastTimed = new Map<string, { line: number; t: number }>();
+  const sorted = [...evs].sort((a, b) => (a.file === b.file ? a.line - b.line : a.file < b.file ? -1 : 1));
+  for (const e of sorted) {
+    const t = timeOf(e);
+    if (t !== null) {
+      lastTimed.set(e.file, { line: e.line, t });
+      at.set(e, t);
+      continue;
+    }
+    const prev = lastTimed.get(e.file);
+    at.set(e, prev && e.line - prev.line <= UNTIMED_REACH_LINES ? prev.t : null);
+  }
+  return (e) => (at.has(e) ? at.get(e)! : timeOf(e));
+}
+
+/**
+ * Runs mixed in one drop are analysed one by one, each with the facts its own lines print (its endpoint, its
+ * limits); the failure reported is that of the run that failed.
+ */
+function analyseRuns(
+  mixed: MixedJobs,
+  views: NodeView[],
+  formats: Record<string, number>,
+  offsets: ClockOffset[],
+): { failure: Failure | null; notes: Note[] } {
+  for (const g of mixed.groups) {
+    const mine = views.filter((v) => g.nodes.includes(v.node.id));
+    const events = mine.flatMap((v) => v.events);
+    const facts = deriveFacts(events, formats);
+    const world = worldOf(events, facts);
+    const missing = missingNodes(
+      world.expected,
+      mine.map((v) => v.node),
+    );
+    const r = analyseFailure({ views: mine, facts, limits: limitsOf(facts, events), offsets, missing: missing.listed });
+    if (r.failure) {
+      r.failure.reasoning.unshift({ code: 'mixed-run', values: { run: g.key } });
+      return r;
+    }
+  }
+  return { failure: null, notes: [] };
 }
 
 interface BuiltNode {
@@ -176,8 +250,8 @@ function buildNode(
   return { node, events: evs };
 }
 
-/** Lag of each placed node behind the earliest launch; the job's skew; notes on what could not be placed. */
-function placeLags(nodes: JobNode[], notes: Note[]): number | null {
+/** Lag of each placed node behind the earliest launch; their skew; notes on what could not be placed. */
+function placeLags(nodes: JobNode[], notes: Note[]): { seconds: number; placed: number; total: number } | null {
   const launched = nodes.filter((n) => n.launchTime !== null);
   let t0 = Infinity;
   for (const n of launched) t0 = Math.min(t0, Date.parse(n.launchTime!));
@@ -197,7 +271,7 @@ function placeLags(nodes: JobNode[], notes: Note[]): number | null {
     });
   if (launched.length === 0 && nodes.length > 0) notes.push({ code: 'launch-unknown', values: {} });
   if (nodes.some((n) => n.launchFrom === 'derived')) notes.push({ code: 'times-derived', values: {} });
-  return launched.length >= 2 ? skew : null;
+  return launched.length >= 2 ? { seconds: skew, placed: launched.length, total: nodes.length } : null;
 }
 
 /** The rendezvous id a node's agent used, from the entries that print one. */

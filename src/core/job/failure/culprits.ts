@@ -1,7 +1,8 @@
 import { effectsOf } from '../../catalogue';
 import type { ClockOffset, FailureStage, JobFacts, LogEvent, Reason } from '../../model';
 import { endpointHost } from '../../identity';
-import type { StageChoice } from './stage';
+import { lastRound } from '../attempts';
+import { isConnectFailure, type StageChoice } from './stage';
 import { CONNECT_STAGES, type NodeView } from './view';
 
 // Who caused it, from the evidence in order: the store host when clients could not reach it; the node a
@@ -31,6 +32,12 @@ function waitedRanks(keys: string): { key: string; rank: number; group: boolean 
   return out;
 }
 
+/** The node's last round shows it entered the rendezvous and never got past it. */
+function stuckInRendezvous(v: NodeView): boolean {
+  const round = lastRound(v.events);
+  return round.some((e) => e.kind === 'rendezvous-begin') && !round.some((e) => e.kind === 'rendezvous-complete');
+}
+
 export interface CulpritInput {
   views: NodeView[];
   own: Map<string, LogEvent>;
@@ -40,6 +47,22 @@ export interface CulpritInput {
   facts: JobFacts;
   offsets: ClockOffset[];
   missing: string[];
+  /** Nodes whose worker crashed in the first attempt, when the agents restarted after it. */
+  restartCause: { nodes: string[]; stage: FailureStage } | null;
+  /** The limit the failing nodes waited, when the logs state it (or it is inferred): null when only assumed. */
+  statedLimitSeconds: number | null;
+}
+
+/** A lag this far below the limit that fired could not have made the others give up. */
+const BELOW_LIMIT = 0.8;
+
+/**
+ * The owner of a waited-for key was there after all: it was waiting in the same stage itself, or (agent keys)
+ * it had reached the store in the round the key belongs to.
+ */
+function wasThere(owner: NodeView, ownFailure: LogEvent | undefined, stage: FailureStage | undefined): boolean {
+  if (ownFailure && ownFailure.stage === stage && !isConnectFailure(ownFailure)) return true;
+  return stage === 'rank-assignment' && lastRound(owner.events).some((e) => effectsOf(e.id).store !== undefined);
 }
 
 export function findCulprits(x: CulpritInput): Culprits {
@@ -74,7 +97,8 @@ export function findCulprits(x: CulpritInput): Culprits {
       if (!e.fields.keys || effectsOf(e.id).refine !== 'keys') continue;
       for (const r of waitedRanks(e.fields.keys)) {
         const owner = views.find((w) => (r.group ? w.node.groupRank === r.rank : w.node.globalRanks.includes(r.rank)));
-        if (!owner || named.has(owner.node.id)) continue;
+        if (!owner || owner === v || named.has(owner.node.id) || wasThere(owner, own.get(owner.node.id), e.stage))
+          continue;
         named.add(owner.node.id);
         late.add(owner.node.id);
         reasons.push({
@@ -91,8 +115,11 @@ export function findCulprits(x: CulpritInput): Culprits {
   let maxLag = 0;
   for (const v of timed) maxLag = Math.max(maxLag, v.node.lagSeconds!);
   const byTimes = new Set<string>();
+  const mattered = (lag: number) => x.statedLimitSeconds === null || lag >= x.statedLimitSeconds * BELOW_LIMIT;
   if (maxLag >= LATE_MIN_S)
-    for (const v of timed) if (v.node.lagSeconds! >= Math.max(LATE_MIN_S, maxLag * 0.5)) byTimes.add(v.node.id);
+    for (const v of timed)
+      if (v.node.lagSeconds! >= Math.max(LATE_MIN_S, maxLag * 0.5) && mattered(v.node.lagSeconds!))
+        byTimes.add(v.node.id);
 
   const textual = [...choice.arrivedLate];
   const contradicted = allTimed && byTimes.size > 0 ? textual.filter((id) => !byTimes.has(id)) : [];
@@ -105,7 +132,29 @@ export function findCulprits(x: CulpritInput): Culprits {
     reasons.push({ code: 'late-by-launch', values: { nodes: [...byTimes], lag: Math.round(maxLag) } });
   }
 
-  // 4. Nobody present was late: a node whose log was not given is the likely culprit.
+  // 4. Without times: a node with no failure of its own that never got past the rendezvous while the others
+  // timed out waiting in it joined too late (the store host excepted, when others reached it).
+  if (late.size === 0 && (stage === 'rank-assignment' || stage === 'rendezvous-timeout')) {
+    const waiters = [...own.keys()];
+    const stuck = views.filter(
+      (v) =>
+        !own.has(v.node.id) && v.node.lagSeconds === null && stuckInRendezvous(v) && !(v === host && choice.hostWasUp),
+    );
+    const hostReached = host !== null && views.some((v) => v !== host && own.get(v.node.id)?.stage === stage);
+    const stragglers = stuck.filter((v) => !(v === host && hostReached)).map((v) => v.node.id);
+    if (stragglers.length) {
+      for (const id of stragglers) late.add(id);
+      reasons.push({ code: 'silent-straggler', values: { nodes: stragglers, waiters } });
+    }
+  }
+
+  // 5. The first failure of a job that restarted: the worker that crashed before the restarts.
+  if (late.size === 0 && x.restartCause) {
+    for (const id of x.restartCause.nodes) late.add(id);
+    reasons.push({ code: 'restart-cause', values: { nodes: x.restartCause.nodes, stage: x.restartCause.stage } });
+  }
+
+  // 6. Nobody present was late: a node whose log was not given is the likely culprit.
   const missingLikely = late.size === 0 && x.missing.length > 0;
   if (missingLikely) reasons.push({ code: 'missing-likely', values: { missing: x.missing } });
   return { late, reasons, missingLikely };

@@ -1,15 +1,15 @@
 import { effectsOf } from '../../catalogue';
 import { statedSeconds } from '../../durations';
 import type { EvidenceLine, FailureStage, JobFacts, LimitFired, LogEvent, Note } from '../../model';
-import type { LimitId, LimitInForce } from '../../thresholds';
+import { hasStoreSync, type LimitId, type LimitInForce } from '../../thresholds';
 import type { NodeView } from './view';
 
 // The limit that fired, and where its value comes from. Printed in the logs wins; else the defaults in force
 // for this version and backend — unless the time the failure took contradicts the default (a c10d
 // join_timeout assumed at 600 s on a job that gave up 35 s after its launch), where the elapsed time wins.
 
-/** The limit each stage runs against, in order of preference for the backend. */
-function limitIdFor(stage: FailureStage, dynamic: boolean): LimitId | null {
+/** The limit each stage runs against for the backend (and, for rank assignment, the version). */
+function limitIdFor(stage: FailureStage, dynamic: boolean, storeSync: boolean): LimitId | null {
   switch (stage) {
     case 'store-connect':
       return dynamic ? 'read-timeout' : 'rdzv-timeout';
@@ -19,7 +19,8 @@ function limitIdFor(stage: FailureStage, dynamic: boolean): LimitId | null {
     case 'rendezvous-closed':
       return dynamic ? 'join-timeout' : 'rdzv-timeout';
     case 'rank-assignment':
-      return 'store-sync';
+      // ≤ 2.3: the 300 s synchronize; from 2.4 the store's own timeout (static: timeout; c10d: read_timeout).
+      return storeSync ? 'store-sync' : dynamic ? 'read-timeout' : 'rdzv-timeout';
     case 'pg-init':
       return 'pg-init';
     case 'comm-init':
@@ -71,7 +72,7 @@ export function limitFired(
   limits: LimitInForce[],
 ): { limit: LimitFired | null; notes: Note[] } {
   const dynamic = facts.backend === 'c10d' || facts.backend === 'etcd-v2';
-  const id = limitIdFor(stage, dynamic);
+  const id = limitIdFor(stage, dynamic, hasStoreSync(facts));
   // 1. Printed by the failure itself, or by the lines of its chain (the connect timeout inside a
   // RendezvousConnectionError's traceback).
   for (const event of stating(fired, stage)) {

@@ -1,10 +1,15 @@
 import { effectsOf } from '../../catalogue';
 import type { FailureStage, LogEvent, Reason } from '../../model';
+import { lastRound } from '../attempts';
 import { CONNECT_STAGES, PIPELINE, WAIT_STAGES, type NodeView } from './view';
 
-// Which stage killed the job. Clients that could not reach a store host that was up and waiting came after it
-// gave up: their connect failure is a consequence of their own lateness, not the stage. Then one stage, the
-// first failure in time, or — without times — the stage most nodes report.
+// Which stage killed the job. Clients that could not reach a store host that was up came after it gave up:
+// their connect failure is a consequence of their own lateness, not the stage. Then one stage, the first
+// failure in time (failures within a few seconds of each other are one event seen from several nodes: the
+// earliest stage of the startup is its cause), or — without times — the stage most nodes report.
+
+/** Failures this close in time are one event seen from several nodes. */
+const SAME_MOMENT_MS = 3000;
 
 export interface StageChoice {
   stage: FailureStage;
@@ -16,6 +21,23 @@ export interface StageChoice {
   reasons: Reason[];
 }
 
+/** The failure is a client that never got to its store (whatever phase it was in): a connect failure. */
+export function isConnectFailure(e: LogEvent): boolean {
+  return effectsOf(e.id).stage === 'store-connect';
+}
+
+/** Nodes that reached the store and lost it while still in the rendezvous of their last round. */
+function lostInRendezvous(views: NodeView[]): string[] {
+  return views
+    .filter((v) => {
+      const round = lastRound(v.events);
+      return (
+        round.some((e) => effectsOf(e.id).store === 'lost') && !round.some((e) => e.kind === 'rendezvous-complete')
+      );
+    })
+    .map((v) => v.node.id);
+}
+
 export function chooseStage(
   views: NodeView[],
   own: Map<string, LogEvent>,
@@ -23,22 +45,41 @@ export function chooseStage(
   reachedBy: Set<string>,
 ): StageChoice {
   const reasons: Reason[] = [];
+  const viewOf = new Map(views.map((v) => [v.node.id, v]));
+  const timeOf = (id: string, e: LogEvent) => viewOf.get(id)!.timeOf(e);
   const hostFail = host ? (own.get(host.node.id) ?? null) : null;
   const primaries = [...own.entries()].filter(([, e]) => e.role === 'primary');
-  // Was the store host up while others failed to connect? Only if it waited (a wait-stage failure of its own)
-  // and some other node shows it got through to it. If every other node failed to connect, the host came
-  // late — it then waits alone.
+  // Was the store host up while others failed to connect? If it waited (a wait-stage failure of its own) and
+  // another node got through to it; or, with no log of the host, if a node reached the store and lost it
+  // before its rendezvous completed — the host was there, then gave up. Only clients that failed after the
+  // host was up arrived late; one that gave up before the host launched was early, and the host was late.
   const reachedHost = [...reachedBy].some((id) => id !== host?.node.id);
+  const gone = host === null ? lostInRendezvous(views) : [];
   const hostWasUp =
-    hostFail !== null && hostFail.role === 'primary' && WAIT_STAGES.includes(hostFail.stage!) && reachedHost;
+    (hostFail !== null && hostFail.role === 'primary' && WAIT_STAGES.includes(hostFail.stage!) && reachedHost) ||
+    gone.length > 0;
+  const hostUpMs = host?.node.launchTime ? Date.parse(host.node.launchTime) : null;
   const arrivedLate = new Set<string>();
   if (hostWasUp) {
-    for (const [id, e] of primaries) if (id !== host!.node.id && CONNECT_STAGES.includes(e.stage!)) arrivedLate.add(id);
-    if (arrivedLate.size)
+    for (const [id, e] of primaries) {
+      if (id === host?.node.id || !CONNECT_STAGES.includes(e.stage!) || gone.includes(id)) continue;
+      const t = timeOf(id, e);
+      if (hostUpMs === null || t === null || t >= hostUpMs) arrivedLate.add(id);
+    }
+    if (arrivedLate.size && hostFail)
       reasons.push({
         code: 'host-up-others-late',
-        values: { host: host!.node.id, hostStage: hostFail!.stage!, nodes: [...arrivedLate] },
+        values: { host: host!.node.id, hostStage: hostFail.stage!, nodes: [...arrivedLate] },
       });
+  }
+  if (gone.length > 0 && arrivedLate.size > 0) {
+    // The host's own wait ended the rendezvous: the stage is its timeout, though its log is not here.
+    reasons.push({
+      code: 'host-gone',
+      values: { nodes: gone, hostStage: 'rendezvous-timeout', late: [...arrivedLate] },
+    });
+    const pool = [...own.entries()].filter(([id]) => gone.includes(id));
+    return { stage: 'rendezvous-timeout', arrivedLate, pool, hostWasUp, reasons };
   }
   // pg-init: a worker that could not reach the (agent) store after the others timed out waiting for it.
   const pgWaiters = primaries.filter(([, e]) => e.stage === 'pg-init' && !isConnectFailure(e));
@@ -58,10 +99,13 @@ export function chooseStage(
   for (const c of pool) byStage.set(c[1].stage!, [...(byStage.get(c[1].stage!) ?? []), c]);
   if (byStage.size === 1) return { stage: [...byStage.keys()][0]!, arrivedLate, pool, hostWasUp, reasons };
 
-  const viewOf = new Map(views.map((v) => [v.node.id, v]));
-  const timeOf = (id: string, e: LogEvent) => viewOf.get(id)!.timeOf(e);
   if (pool.every(([id, e]) => timeOf(id, e) !== null)) {
-    const first = [...pool].sort((a, b) => timeOf(...a)! - timeOf(...b)!)[0]!;
+    const sorted = [...pool].sort((a, b) => timeOf(...a)! - timeOf(...b)!);
+    const t0 = timeOf(...sorted[0]!)!;
+    // Of the failures at the first moment, the one earliest in the startup.
+    const first = sorted
+      .filter((c) => timeOf(...c)! - t0 <= SAME_MOMENT_MS)
+      .sort((a, b) => PIPELINE.indexOf(a[1].stage!) - PIPELINE.indexOf(b[1].stage!))[0]!;
     reasons.push({ code: 'first-failure-in-time', values: { stage: first[1].stage!, node: first[0] } });
     return { stage: first[1].stage!, arrivedLate, pool, hostWasUp, reasons };
   }
@@ -70,9 +114,4 @@ export function chooseStage(
   );
   reasons.push({ code: 'most-reported-stage', values: { stage: ranked[0]![0], count: ranked[0]![1].length } });
   return { stage: ranked[0]![0], arrivedLate, pool, hostWasUp, reasons };
-}
-
-/** The failure is a client that never got to its store (whatever phase it was in): a connect failure. */
-function isConnectFailure(e: LogEvent): boolean {
-  return effectsOf(e.id).stage === 'store-connect';
 }
