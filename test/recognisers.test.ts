@@ -446,7 +446,7 @@ const SAMPLES: Record<string, { line: string; fields?: Record<string, string> }[
       fields: { rank: '12', secs: '120' },
     },
   ],
-  'hccl-ei0006': [
+  'cann-ei0006': [
     {
       line: 'EI0006: [PID: 1292363] 2025-04-08-18:07:20.444.436 Getting socket times out. Reason: Remote Rank did not send the data in time.',
     },

@@ -216,7 +216,16 @@ export type ReasonCode =
   | 'host-inferred'
   | 'host-gone'
   | 'mixed-run'
-  | 'joined-count';
+  | 'bad-address'
+  | 'arrived-after-close'
+  | 'failed-later'
+  | 'waits-for-rank'
+  | 'run-id-odd'
+  | 'joined-count'
+  | 'never-launched'
+  | 'local-fault'
+  | 'name-unresolved'
+  | 'host-not-served';
 
 /** The limit that fired, and where its value comes from: printed in the logs, inferred from elapsed time, or assumed. */
 export interface LimitFired {
@@ -299,8 +308,10 @@ export interface JobFacts {
 export interface Failure {
   stage: FailureStage;
   reportedBy: string[];
-  /** The culprits: nodes that were late, absent or crashed first (missing nodes are listed in `missingNodes`). */
+  /** The culprits present in the logs: nodes that were late or whose workers crashed first. */
   lateNodes: string[];
+  /** Culprits whose logs were not given, by the name the logs use for them (the store host of an endpoint). */
+  absent: string[];
   timeoutSeconds: number | null;
   /** The limit that fired with where its value comes from; null when no limit was involved or none is known. */
   limit: LimitFired | null;

@@ -114,6 +114,14 @@ const REASONS_EN: Record<ReasonCode, (v: V) => string> = {
   'launch-times-outrank-text': (v) =>
     `${s(v.nodes)} reached the store only after the others gave up, but their launch times are on time; the launch times name ${s(v.late)} instead.`,
   'joined-count': (v) => `${s(v.joined)} of ${s(v.expected)} nodes joined before the limit.`,
+  'host-not-served': (v) =>
+    `All ${s(v.nodes)} nodes of the job are in the logs and every one failed to connect to the store at ${s(v.host)}: none of them served it. An agent hosts the c10d store only when the endpoint is its own host name or address — check the endpoint (and that its port is open), not a late node.`,
+  'name-unresolved': (v) =>
+    `The store host's name ${s(v.host)} did not resolve on the clients, so no connection was ever tried: the name is wrong or missing from DNS / /etc/hosts — or, on Kubernetes, its pod did not exist yet. Nothing shows whether that host was late.`,
+  'local-fault': (v) =>
+    `A CUDA call under NCCL failed on ${s(v.nodes)} itself (its GPU or driver): that node is the cause, not a late peer.`,
+  'never-launched': (v) =>
+    `${s(v.nodes)} never started torchrun (its job step failed before the launch); ${s(v.waiters)} waited for it until their limit ran out.`,
   'worker-crash': (v) =>
     `A worker on ${s(v.nodes)} failed with its own error; ${s(v.waiters)} then waited for its ranks (${s(v.stage)}) until their limit ran out — a consequence, not a late node.`,
   'restart-cause': (v) =>
@@ -125,6 +133,16 @@ const REASONS_EN: Record<ReasonCode, (v: V) => string> = {
   'host-gone': (v) =>
     `${s(v.nodes)} had reached the store and lost it when its host gave up waiting (${s(v.hostStage)}); ${s(v.late)} arrived after that.`,
   'mixed-run': (v) => `Of the runs in these logs, ${s(v.run)} failed; the others are left out of this analysis.`,
+  'bad-address': (v) =>
+    `The address the nodes tried, ${s(v.host)}, is not a host name (it reads as the number ${s(v.resolved)}): the address given to torchrun or to MASTER_ADDR is wrong, not a node late.`,
+  'arrived-after-close': (v) =>
+    `${s(v.nodes)} found the rendezvous already closed: ${Array.isArray(v.nodes) && v.nodes.length > 1 ? 'they' : 'it'} arrived after the others had formed their round and left.`,
+  'failed-later': (v) =>
+    `${s(v.nodes)} failed more than the connect timeout (${secs(v.limit)}${n(v.assumed) ? ', its default — assumed, no line prints it' : ''}) after the first node did: ${Array.isArray(v.nodes) && v.nodes.length > 1 ? 'they' : 'it'} reached the communicator late.`,
+  'waits-for-rank': (v) =>
+    `${s(v.waiter)} waited for rank ${s(v.rank)}, which runs on ${s(v.node)}: ${s(v.node)} reached it late.`,
+  'run-id-odd': (v) =>
+    `${s(v.nodes)} used the rendezvous id ${s(v.id)} while the others used ${s(v.others)}: ${Array.isArray(v.nodes) && v.nodes.length > 1 ? 'they' : 'it'} could never meet them.`,
 };
 
 const REASONS_ZH: Record<ReasonCode, (v: V) => string> = {
@@ -150,6 +168,14 @@ const REASONS_ZH: Record<ReasonCode, (v: V) => string> = {
   'launch-times-outrank-text': (v) =>
     `${s(v.nodes)} 在其他节点放弃之后才连上 store，但它们的启动时间是准时的；按启动时间，迟到的是 ${s(v.late)}。`,
   'joined-count': (v) => `${s(v.expected)} 个节点中有 ${s(v.joined)} 个在期限前加入。`,
+  'host-not-served': (v) =>
+    `作业的全部 ${s(v.nodes)} 个节点都在日志中，而且每个都连不上 ${s(v.host)} 上的 store：没有节点在提供它。只有当 endpoint 是某个 agent 自己的主机名或地址时，它才会托管 c10d store —— 请检查 endpoint（以及端口是否开放），而不是迟到的节点。`,
+  'name-unresolved': (v) =>
+    `客户端无法解析 store 主机名 ${s(v.host)}，因此根本没有尝试连接：主机名错误，或 DNS / /etc/hosts 中没有它 —— 在 Kubernetes 上也可能是它的 pod 当时还不存在。日志无法说明该主机是否迟到。`,
+  'local-fault': (v) =>
+    `${s(v.nodes)} 本机在 NCCL 中的 CUDA 调用失败（它的 GPU 或驱动）：原因在这个节点本身，而不是迟到的对端。`,
+  'never-launched': (v) =>
+    `${s(v.nodes)} 根本没有启动 torchrun（它的作业步骤在启动前就失败了）；${s(v.waiters)} 一直等待它，直到期限用完。`,
   'worker-crash': (v) =>
     `${s(v.nodes)} 上的 worker 因自身错误失败；${s(v.waiters)} 随后一直等待它的 rank（${s(v.stage)}），直到期限用完 —— 这是后果，不是节点迟到。`,
   'restart-cause': (v) => `最先的失败是 ${s(v.nodes)} 的 worker（${s(v.stage)}）；agent 随后重启，而重启又相继失败。`,
@@ -160,6 +186,14 @@ const REASONS_ZH: Record<ReasonCode, (v: V) => string> = {
   'host-gone': (v) =>
     `${s(v.nodes)} 已连上 store，又在 store 主机放弃等待（${s(v.hostStage)}）时失去了连接；${s(v.late)} 是在那之后才到达的。`,
   'mixed-run': (v) => `这些日志中的多次运行里，失败的是 ${s(v.run)}；其他运行不在本次分析之内。`,
+  'bad-address': (v) =>
+    `各节点尝试连接的地址 ${s(v.host)} 不是主机名（会被解析为数字 ${s(v.resolved)}）：传给 torchrun 或 MASTER_ADDR 的地址有误，而不是节点迟到。`,
+  'arrived-after-close': (v) => `${s(v.nodes)} 发现 rendezvous 已关闭：它在其他节点组成轮次并离开之后才到达。`,
+  'failed-later': (v) =>
+    `${s(v.nodes)} 的失败比第一个节点晚了超过建链超时（${secsZh(v.limit)}${n(v.assumed) ? '，为默认值 —— 推定，没有日志行打印它' : ''}）：它到达通信域太晚。`,
+  'waits-for-rank': (v) => `${s(v.waiter)} 在等待 rank ${s(v.rank)}，它运行在 ${s(v.node)} 上：${s(v.node)} 到达太晚。`,
+  'run-id-odd': (v) =>
+    `${s(v.nodes)} 使用的 rendezvous id 是 ${s(v.id)}，而其他节点使用 ${s(v.others)}：它们永远无法会合。`,
 };
 
 export function noteText(lang: Lang, note: Note): string {

@@ -227,6 +227,7 @@ export function buildWire(job: JobModel, dx: Diagnosis, options: SnapshotOptions
       failure.reasoning.slice(0, MAX_NOTES).map((x) => [x.code, values(x.values)]),
       failureEvidence,
       failure.confidence === 'low' ? 1 : 0,
+      failure.absent.slice(0, 16).map((h) => text(h, MAX_NAME)),
     ],
     M: job.missingCount,
     S: job.skewAmongPlaced && [

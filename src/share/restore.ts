@@ -85,6 +85,7 @@ export function restore(s: ShareSnapshot, lang: Lang = s.view.lang): Restored {
       ...s.failure,
       reportedBy: [...s.failure.reportedBy],
       lateNodes: [...s.failure.lateNodes],
+      absent: [...s.failure.absent],
       reasoning: s.failure.reasoning.map((r) => ({ code: r.code, values: { ...r.values } })),
       evidence: [...s.failure.evidence],
       limit: s.failure.limit && { ...s.failure.limit },

@@ -64,6 +64,7 @@ export interface ShareFailure {
   stage: FailureStage;
   reportedBy: string[];
   lateNodes: string[];
+  absent: string[];
   timeoutSeconds: number | null;
   limit: LimitFired | null;
   reasoning: Reason[];
@@ -259,6 +260,7 @@ export function expandWire(w: Wire, version: number): ShareSnapshot {
       stage: w.f[0],
       reportedBy: names(w.f[1]),
       lateNodes: names(w.f[2]),
+      absent: [...(w.f[7] ?? [])],
       timeoutSeconds: w.f[3]?.[1] ?? null,
       limit: w.f[3] && { id: w.f[3][0], seconds: w.f[3][1], from: w.f[3][2], evidence: evOrNull(w.f[3][3]) },
       reasoning: w.f[4].map(([code, vals]) => ({ code, values: values(vals) })),

@@ -50,6 +50,7 @@ function v1ToV2(old: unknown): Wire {
       failure[4].map((text) => ['text', { text }]),
       failure[5],
       0,
+      [],
     ],
     q: w.q.map((text) => ['text', { text }]),
   } as Wire;

@@ -281,7 +281,7 @@ export const WireV2Schema = v.strictObject({
       v.pipe(v.array(v.strictTuple([Text(MAX_TEXT), NodeList])), v.maxLength(MAX_RUNS)),
     ]),
   ),
-  /** failure: stage, reported by, late nodes, limit [id, s, from, evidence], reasons, evidence, low confidence */
+  /** failure: stage, reported by, late nodes, limit [id, s, from, evidence], reasons, evidence, low confidence, absent */
   f: v.nullable(
     v.strictTuple([
       v.picklist(STAGES, 'an unknown failure stage'),
@@ -298,6 +298,8 @@ export const WireV2Schema = v.strictObject({
       v.pipe(v.array(Coded(REASON_CODES, 'reason')), v.maxLength(MAX_NOTES)),
       v.pipe(v.array(EvRef), v.maxLength(MAX_EVIDENCE)),
       Bit,
+      /** culprits with no log, by name */
+      v.pipe(v.array(Text(MAX_NAME)), v.maxLength(16)),
     ]),
   ),
   /** notes: code, values */

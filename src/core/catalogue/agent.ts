@@ -151,6 +151,17 @@ export const AGENT: CatalogueEntry[] = [
     source: 'torch/distributed/elastic/agent/server/api.py',
   },
   {
+    // local_elastic_agent's error before it restarts or gives up (1.9–1.10, torchelastic 0.2).
+    id: 'worker-group-failed',
+    kind: 'error',
+    anchors: ['] Worker group failed'],
+    pattern: '\\[(?<role>[^\\]]{0,80})\\] Worker group failed$',
+    samples: ['ERROR:torch.distributed.elastic.agent.server.local_elastic_agent:[default] Worker group failed'],
+    effects: { stage: 'worker-error', role: 'consequence', tornDown: true },
+    versions: '≤ 1.10 (local_elastic_agent), torchelastic 0.2',
+    source: 'torch/distributed/elastic/agent/server/local_elastic_agent.py; shape from pytorch/pytorch#64990',
+  },
+  {
     id: 'membership-change',
     kind: 'restart',
     anchors: ['new nodes from group_rank'],

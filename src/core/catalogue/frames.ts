@@ -5,8 +5,11 @@ import type { FailureStage } from '../model';
 // listed as helpers: they tell a store wait, never which phase it was in.
 
 export interface FrameStage {
+  /** Function names; empty with `path`: any function in a file that `path` matches. */
   fns: string[];
   stage: FailureStage;
+  /** The frame's file must match too (the same name means different things in different modules). */
+  path?: RegExp;
 }
 
 /** Phase-specific frames, most specific phase first when two appear at the same depth. */
@@ -30,11 +33,35 @@ export const PHASE_FRAMES: FrameStage[] = [
     stage: 'pg-init',
   },
   {
+    // Lightning's strategies create the process group in setup_environment → setup_distributed →
+    // init_dist_connection (a cut traceback often stops there, before init_process_group's own frame).
+    fns: ['setup_environment', 'setup_distributed', 'init_dist_connection'],
+    path: /lightning/,
+    stage: 'pg-init',
+  },
+  {
     // The first collectives a job runs: DDP's construction broadcasts, communicators are created lazily there.
     fns: ['_verify_param_shape_across_processes', '_sync_module_states', '_sync_params_and_buffers'],
     stage: 'comm-init',
   },
+  {
+    // A collective the training script calls once the process group exists: a wait inside the job.
+    fns: ['barrier', 'all_reduce', 'broadcast', 'all_gather', 'reduce_scatter', 'all_to_all', 'monitored_barrier'],
+    path: /distributed_c10d\.py$/,
+    stage: 'collective-timeout',
+  },
+  {
+    // The DataLoader's workers and their shared state: the job runs.
+    fns: [],
+    path: /[\\/]torch[\\/]utils[\\/]data[\\/]/,
+    stage: 'collective-timeout',
+  },
 ];
+
+/** The frame belongs to this phase. */
+export function frameIn(f: { fn: string; path: string }, p: FrameStage): boolean {
+  return (p.fns.length === 0 || p.fns.includes(f.fn)) && (!p.path || p.path.test(f.path));
+}
 
 /** Store helpers: a wait inside them is a rank-assignment wait only when no phase frame says otherwise. */
 export const HELPER_FRAMES: FrameStage[] = [{ fns: ['synchronize', 'get_all'], stage: 'rank-assignment' }];

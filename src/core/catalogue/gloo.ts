@@ -37,6 +37,21 @@ export const GLOO: CatalogueEntry[] = [
     source: 'third_party/gloo/gloo/transport/tcp/device.cc; shape from msr-fiddle/pipedream#32',
   },
   {
+    // connectFullMesh: a pair to another rank could not be connected while the process group was created.
+    id: 'gloo-connect-failed',
+    kind: 'failure',
+    anchors: ['Gloo connectFullMesh failed', 'pair.cc:'],
+    pattern:
+      '(?:Gloo connectFullMesh failed|\\[[^\\]]{0,200}gloo/transport/tcp/pair\\.cc:\\d{1,6}\\] connect \\[?(?<peer>[^\\]\\s]{1,64})\\]?:(?<port>\\d{1,5}): (?<err>.{1,120}))',
+    samples: [
+      'RuntimeError: [/opt/conda/conda-bld/pytorch_1682343967769/work/third_party/gloo/gloo/transport/tcp/pair.cc:799] connect [10.7.92.18]:27731: Connection refused',
+      'RuntimeError: Gloo connectFullMesh failed with [../third_party/gloo/gloo/transport/tcp/pair.cc:144] no error',
+    ],
+    effects: { comm: 'gloo', stage: 'pg-init', role: 'primary', refine: 'frames', refineTo: ['pg-init', 'comm-init'] },
+    versions: 'gloo in torch 1.x–2.x',
+    source: 'third_party/gloo/gloo/transport/tcp/pair.cc',
+  },
+  {
     id: 'gloo-peer-closed',
     kind: 'error',
     anchors: ['Connection closed by peer'],
@@ -44,7 +59,14 @@ export const GLOO: CatalogueEntry[] = [
     samples: [
       'RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:598] Connection closed by peer [10.0.4.11]:37863',
     ],
-    effects: { comm: 'gloo', stage: 'other', role: 'consequence', refine: 'frames', store: 'lost' },
+    effects: {
+      comm: 'gloo',
+      stage: 'other',
+      role: 'consequence',
+      refine: 'frames',
+      primaryInPhase: ['pg-init', 'comm-init'],
+      store: 'lost',
+    },
     versions: 'gloo in torch 1.x–2.x',
     source: 'third_party/gloo/gloo/transport/tcp/pair.cc',
   },

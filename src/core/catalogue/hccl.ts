@@ -18,16 +18,94 @@ export const HCCL: CatalogueEntry[] = [
     source: 'HCCL hccl_socket_manager.cc',
   },
   {
-    id: 'hccl-ei0006',
+    id: 'hccl-listen-failed',
     kind: 'failure',
-    anchors: ['EI0006'],
+    anchors: ['[HcclSocket][Listen]'],
     pattern:
-      'EI0006:?\\s*(?:\\[PID: \\d+\\]\\s*)?(?:\\d{4}-\\d\\d-\\d\\d-\\d\\d:\\d\\d:\\d\\d\\.\\d{3}\\.\\d{3}\\s*)?(?<detail>.*)$',
+      '\\[HcclSocket\\]\\[Listen\\] socket type\\[\\d{1,3}\\], listen on ip\\[(?<ip>[^\\]]{1,64})\\] and specific port\\[(?<port>\\d{1,5})\\] fail',
     samples: [
-      'EI0006: [PID: 1292363] 2025-04-08-18:07:20.444.436 Getting socket times out. Reason: Remote Rank did not send the data in time. Please check the reason for the rank being stuck',
+      '[ERROR] HCCL(1804417,python3):2025-08-03-11:20:05.612.308 [hccl_socket.cc:100] [1804417][HcclSocket][Listen] socket type[1], listen on ip[192.168.71.20] and specific port[16666] fail. Please check the port status and whether the port is being used by other process.',
     ],
     effects: { comm: 'hccl', stage: 'comm-init', role: 'primary' },
-    versions: 'CANN (HCCL_CONNECT_TIMEOUT)',
-    source: 'HCCL error report EI0006',
+    versions: 'CANN 7.x–9.x',
+    source: 'HCCL hccl_socket.cc',
+  },
+  {
+    // The link table HCCL prints after a link timeout: one row per link, `time out` where it was not set up.
+    id: 'hccl-link-row',
+    kind: 'error',
+    anchors: ['time out  |', 'time out |'],
+    pattern:
+      '\\|\\s{0,8}(?<local>[\\d.]{7,15})\\((?<lrank>\\d{1,6})\\)\\s{0,8}\\|\\s{0,8}\\d{1,5}\\s{0,8}\\|\\s{0,8}(?<remote>[\\d.]{7,15})\\((?<rrank>\\d{1,6})\\)\\s{0,8}\\|.{0,80}?\\|\\s{0,8}time out\\s{0,8}\\|',
+    samples: [
+      '[ERROR] HCCL(1804417,python3):2025-08-03-11:22:05.719.121 [hccl_socket_manager.cc:599] [1820114]   |  192.168.71.36(4)    |  16666        |  192.168.71.20(12)   |  0           |  client    |  time out  |  DISABLE       |',
+    ],
+    effects: { comm: 'hccl', stage: 'comm-init', role: 'consequence' },
+    versions: 'CANN 7.x–9.x',
+    source: 'HCCL hccl_socket_manager.cc (LINK_ERROR_INFO)',
+  },
+  {
+    // HCCL's own diagnosis of a connect timeout: which source→destination link, or "no abnormal periods".
+    id: 'hccl-connect-detect',
+    kind: 'failure',
+    anchors: ['CONNECT TIMEOUT DETECT RESULT'],
+    pattern: 'CONNECT TIMEOUT DETECT RESULT',
+    samples: [
+      '[ERROR] HCCL(66201,):2026-03-09-14:07:21.353.226 [detect_connect_anomalies.cc:126] [71390]-------------------CONNECT TIMEOUT DETECT RESULT-----------------------',
+    ],
+    effects: { comm: 'hccl', stage: 'comm-init', role: 'primary' },
+    versions: 'CANN 8.x–9.x',
+    source: 'HCCL detect_connect_anomalies.cc',
+  },
+  {
+    id: 'hccl-transport-init',
+    kind: 'failure',
+    anchors: ['Transport init error'],
+    pattern:
+      'Transport init error! createLink para:rank\\[(?<rank>\\d{1,7})\\].{0,200}?remoteRank\\[(?<rrank>\\d{1,7})\\].{0,200}?remoteIpAddr\\[(?<remote>[^\\]/]{1,64})',
+    samples: [
+      '[InitChannelStage][RunFailed]Transport init error! createLink para:rank[3]-localUserrank[3]-localIpAddr[29.7.14.51/3], remoteRank[11]-remoteUserrank[11]-remoteIpAddr[29.7.14.83/3], machineType[0], linkMode[1], isUsedRdma[1], tag[AllGather_29.7.14.51%enp_60000_0_1]',
+    ],
+    effects: { comm: 'hccl', stage: 'comm-init', role: 'primary' },
+    versions: 'CANN 8.x–9.x',
+    source: 'HCCL transport setup',
+  },
+  {
+    // The root of HCCL's rank-table exchange waited for every rank to connect.
+    id: 'hccl-topo-server-timeout',
+    kind: 'failure',
+    anchors: ['topo exchange server get socket timeout'],
+    pattern: 'topo exchange server get socket timeout! timeout\\[(?<secs>\\d{1,7}) ?s?\\]',
+    samples: [
+      '[ERROR] HCCL(20418,python):2025-11-04-03:15:47.205.229 [topoinfo_exchange_server.cc:113] [44190][Get][Connection]topo exchange server get socket timeout! timeout[720 s]',
+    ],
+    effects: { comm: 'hccl', stage: 'comm-init', role: 'primary', limit: { field: 'secs', unit: 's' } },
+    versions: 'CANN 7.x–9.x (HCCL_CONNECT_TIMEOUT)',
+    source: 'HCCL topoinfo_exchange_server.cc',
+  },
+  {
+    id: 'hccl-topo-detect-error',
+    kind: 'failure',
+    anchors: ['TopoDetect ERROR occur'],
+    pattern: 'TopoDetect ERROR occur !{0,3} ?fault_type\\[\\d{1,4}\\], fault_info\\["(?<info>[^"]{0,300})"\\]',
+    samples: [
+      '[ERROR] HCCL(38815,python):2025-11-04-03:15:47.615.877 [topoinfo_exchange_base.cc:119] [38815][Recv][ClusterInfoMsg] TopoDetect ERROR occur !!! fault_type[1], fault_info["Failed to connect agent[9,]"]',
+    ],
+    effects: { comm: 'hccl', stage: 'comm-init', role: 'primary' },
+    versions: 'CANN 7.x–9.x',
+    source: 'HCCL topoinfo_exchange_base.cc',
+  },
+  {
+    // HCCL's heartbeat found a peer process gone: it exited or its network went away.
+    id: 'hccl-heartbeat-lost',
+    kind: 'failure',
+    anchors: ['status[LOST]', 'Heartbeat Lost Occurred'],
+    pattern: '(?:rank \\[(?<peer>[^\\]]{1,64})\\] status\\[LOST\\]|ExceptionType:\\[Heartbeat Lost Occurred\\])',
+    samples: [
+      '[INFO] HCCL(686,python):2025-10-23-07:52:59.191.363 [heartbeat.cc:951] [8970][HCCL_TRACE]rank [127.10.0.1/1]: rank [127.10.0.1/9] status[LOST] by rank [127.10.0.1/1]',
+    ],
+    effects: { comm: 'hccl', stage: 'other', role: 'primary' },
+    versions: 'CANN 8.x–9.x',
+    source: 'HCCL heartbeat.cc',
   },
 ];

@@ -1,4 +1,5 @@
 import { AGENT } from './agent';
+import { CANN } from './cann';
 import { DERIVED } from './derived';
 import { GLOO } from './gloo';
 import { HCCL } from './hccl';
@@ -12,7 +13,8 @@ import { TRACEBACK } from './traceback';
 import type { CatalogueEntry, Effects } from './types';
 
 export type { CatalogueEntry, Effects, EntryKind, Role, StatedDuration, FactFields, IdentityField } from './types';
-export { PHASE_FRAMES, HELPER_FRAMES, KEY_STAGES, TORCH_DISTRIBUTED_PATH } from './frames';
+export { PHASE_FRAMES, HELPER_FRAMES, KEY_STAGES, TORCH_DISTRIBUTED_PATH, frameIn } from './frames';
+export { RICH_CURRENT_PATTERN, RICH_FRAME_PATTERN } from './traceback';
 
 // The message catalogue, in match order: a line belongs to the first entry whose anchor it holds and whose
 // pattern matches. Specific messages come before the generic ones that would also match their text (the
@@ -26,6 +28,7 @@ export const CATALOGUE: CatalogueEntry[] = [
   ...NCCL,
   ...GLOO,
   ...HCCL,
+  ...CANN,
   ...TCPSTORE,
   ...PROCESS_GROUP,
   ...SCRIPT,
@@ -45,6 +48,13 @@ export function effectsOf(id: string): Effects {
 /** Entries whose match shows a PyTorch distributed job at all (as opposed to generic Python or script output). */
 export function isTorchEvidence(e: CatalogueEntry): boolean {
   return e.kind !== 'frame' && e.kind !== 'traceback' && !e.effects?.notTorchEvidence;
+}
+
+/** torchrun's own messages (launcher, agent, rendezvous): other launchers (dlrover) re-implement and print
+ * them from their own files, so only these need a PyTorch origin to count as evidence. */
+const LAUNCHER_TEXT = new Set<CatalogueEntry>([...LAUNCHER, ...AGENT, ...RENDEZVOUS]);
+export function isLauncherText(e: CatalogueEntry): boolean {
+  return LAUNCHER_TEXT.has(e);
 }
 
 export const ALL_ANCHORS: string[] = [...new Set(CATALOGUE.flatMap((e) => e.anchors))];

@@ -27,6 +27,8 @@ export const LAUNCHER: CatalogueEntry[] = [
     samples: [
       '2026-11-29T18:35:04.735310853Z Setting OMP_NUM_THREADS environment variable for each process to be 1 in default, to avoid your system being overloaded, please further tune the variable for optimal performance in your application as needed. ',
     ],
+    // torchrun prints it, and so do launchers that import torch.distributed.run (dlrover): weak on its own.
+    effects: { weakEvidence: true },
     versions: '1.13–2.6',
     source: 'torch/distributed/run.py',
   },
@@ -84,8 +86,10 @@ export const LAUNCHER: CatalogueEntry[] = [
     kind: 'launch',
     anchors: ['--nnodes', '--nproc_per_node', '--nproc-per-node'],
     pattern:
-      '^(?=.*?--nnodes[= ])(?=.*?--(?:rdzv[_-]backend|nproc[_-]per[_-]node|master[_-]addr|node[_-]rank)[= ])(?<args>.*)$',
+      '^(?=.*?(?:--nnodes[= ]|--standalone\\b))(?=.*?--(?:rdzv[_-]backend|nproc[_-]per[_-]node|master[_-]addr|node[_-]rank)[= ])(?<args>.*)$',
     samples: [
+      // hpcaitech/Open-Sora issue 667: a one-node launch.
+      'torchrun --standalone --nproc_per_node 2 scripts/train.py configs/stage2.py --data-path ./meta/clips.csv',
       // Shape of a Slurm batch script's xtrace (own values): `srun torchrun --nnodes … --rdzv-backend c10d …`.
       '+ srun torchrun --nnodes=4 --nproc-per-node=8 --rdzv-backend=c10d --rdzv-endpoint=gpu-a01:29500 --rdzv-id=7781 train.py',
       'torchrun --nnodes=2 --nproc_per_node=4 --node_rank=1 --master_addr=10.0.3.7 --master_port=29500 train.py --epochs 3',
@@ -116,6 +120,45 @@ export const LAUNCHER: CatalogueEntry[] = [
     effects: { facts: { backend: 'backend', endpoint: 'endpoint' }, runIdField: 'run_id' },
     versions: '1.13–2.6 (--standalone)',
     source: 'torch/distributed/run.py',
+  },
+  {
+    // torchrun's own argument parser refused the command line: nothing started.
+    id: 'torchrun-usage-error',
+    kind: 'failure',
+    anchors: ['torchrun: error: ', 'run.py: error: '],
+    pattern: '(?:torchrun|run\\.py): error: (?<msg>.{1,300})$',
+    samples: ['torchrun: error: the following arguments are required: training_script, training_script_args'],
+    effects: { stage: 'other', role: 'primary', neverLaunched: true },
+    versions: '1.10–2.6 (argparse)',
+    source: 'torch/distributed/run.py (argparse)',
+  },
+  {
+    // The node's job step never ran torchrun: the shell found no such command.
+    id: 'torchrun-not-found',
+    kind: 'failure',
+    anchors: ['torchrun: command not found', 'torchrun: not found'],
+    pattern: 'torchrun: (?:command )?not found',
+    samples: ['/var/spool/slurmd/job7731/slurm_script: line 38: torchrun: command not found'],
+    effects: { stage: 'other', role: 'primary', notTorchEvidence: true, neverLaunched: true },
+    versions: 'any (the job script)',
+    source: 'the shell; shape from a grep over Slurm node logs (excerpt grep-prefix-across-node-files)',
+  },
+  {
+    // A scheduler reporting that a node's task exited: Slurm's `srun: error: host: task N: Exited with exit code N`.
+    id: 'runner-exit-code',
+    kind: 'error',
+    anchors: [': Exited with exit code '],
+    pattern:
+      'srun: error: (?<host>[\\w.-]{1,200}): tasks? (?<task>[\\d,-]{1,40}): Exited with exit code (?<code>\\d{1,4})',
+    samples: ['srun: error: gpu-n04: task 3: Exited with exit code 127'],
+    effects: {
+      stage: 'other',
+      role: 'consequence',
+      notTorchEvidence: true,
+      identity: [{ kind: 'hostname', field: 'host', onlyIfSole: true }],
+    },
+    versions: 'Slurm',
+    source: 'Slurm srun',
   },
   {
     // Work a job script does before it starts torchrun: the seed problem's delay shows up here.

@@ -13,7 +13,7 @@ export const NCCL: CatalogueEntry[] = [
     samples: [
       "RuntimeError: [3] is setting up NCCL communicator and retrieving ncclUniqueId from [0] via c10d key-value store by key '0', but store->get('0') got error: Socket Timeout",
     ],
-    effects: { comm: 'nccl', stage: 'comm-init', role: 'primary' },
+    effects: { comm: 'nccl', stage: 'comm-init', role: 'primary', waitsForGlobalRank: 0 },
     versions: '1.13–2.6',
     source: 'torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp',
   },
@@ -23,7 +23,7 @@ export const NCCL: CatalogueEntry[] = [
     kind: 'failure',
     anchors: ['Watchdog caught collective operation timeout'],
     pattern:
-      'Watchdog caught collective operation timeout: Work(?<lib>NCCL|HCCL)\\(SeqNum=(?<seq>\\d+), OpType=(?<op>\\w+)[^)]{0,300}?Timeout\\(ms\\)=(?<timeout>\\d+)\\) ran for (?<ran>\\d+) milliseconds',
+      'Watchdog caught collective operation timeout: Work(?<lib>NCCL|HCCL)\\((?=(?:[^()]|\\(ms\\)){0,400}?SeqNum=(?<seq>\\d{1,12}))(?=(?:[^()]|\\(ms\\)){0,400}?OpType=(?<op>\\w{1,40}))(?=(?:(?:[^()]|\\(ms\\)){0,400}?Timeout\\(ms\\)=(?<timeout>\\d{1,12}))?)(?:[^()]|\\(ms\\)){0,400}\\) ran for (?<ran>\\d{1,15}) (?:milliseconds|ms)',
     samples: [
       '[rank9]:[E218 04:54:22.061694977 ProcessGroupNCCL.cpp:616] [Rank 9] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600081 milliseconds before timing out.',
     ],
@@ -38,14 +38,61 @@ export const NCCL: CatalogueEntry[] = [
     source: 'torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp; torch_npu ProcessGroupHCCL',
   },
   {
+    // The same report hard-wrapped after its first sentence (older builds, narrow terminals): the Work line
+    // alone carries the collective, its SeqNum and how long it ran.
+    id: 'collective-watchdog-work',
+    kind: 'failure',
+    anchors: ['WorkNCCL(', 'WorkHCCL('],
+    pattern:
+      '^Work(?<lib>NCCL|HCCL)\\((?=(?:[^()]|\\(ms\\)){0,400}?SeqNum=(?<seq>\\d{1,12}))(?=(?:[^()]|\\(ms\\)){0,400}?OpType=(?<op>\\w{1,40}))(?=(?:(?:[^()]|\\(ms\\)){0,400}?Timeout\\(ms\\)=(?<timeout>\\d{1,12}))?)(?:[^()]|\\(ms\\)){0,400}\\) ran for (?<ran>\\d{1,15}) (?:milliseconds|ms) before timing out',
+    samples: [
+      // pytorch/pytorch issue threads (1.x watchdog report wrapped after "operation timeout:").
+      'WorkNCCL(OpType=ALLREDUCE, SeqNum=1903) ran for 1800781 ms before timing out.',
+    ],
+    effects: {
+      comm: 'nccl',
+      stage: 'collective-timeout',
+      role: 'primary',
+      refine: 'seq',
+      limit: { field: 'timeout', unit: 'ms' },
+    },
+    versions: '1.x (NCCL), torch_npu (HCCL)',
+    source: 'torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp',
+  },
+  {
+    // NCCL's CUDA call failed on this rank ('initialization error', a lost device): the node's own GPU or
+    // driver, not a wait for a peer.
+    id: 'nccl-cuda-error',
+    kind: 'failure',
+    anchors: ['unhandled cuda error'],
+    pattern:
+      'NCCL error(?: in: (?<file>[^,\\s]+):(?<line>\\d+),|:) unhandled cuda error(?: \\(run with NCCL_DEBUG=INFO for details\\))?(?:, NCCL version (?<ver>[\\d.]+))?',
+    samples: [
+      // deepspeed/LLaMA-Factory threads, behind pdsh's host prefix.
+      'gpu-worker-3: torch.distributed.DistBackendError: NCCL error in: /opt/pytorch/pytorch/torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1197, unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.18.3',
+    ],
+    effects: {
+      comm: 'nccl',
+      stage: 'comm-init',
+      role: 'primary',
+      refine: 'frames',
+      refineTo: ['pg-init', 'comm-init'],
+      localFault: true,
+    },
+    versions: '1.13–2.6',
+    source: 'torch/csrc/distributed/c10d/NCCLUtils.hpp (C10D_NCCL_CHECK)',
+  },
+  {
     // c10d's wrapper of a failed NCCL call: during PG/DDP construction or the first collective it is the
     // communicator's setup (a peer not reachable), later a failure in training.
     id: 'nccl-error',
     kind: 'failure',
-    anchors: ['NCCL error in: '],
+    anchors: ['NCCL error in: ', 'NCCL error: '],
     pattern:
-      'NCCL error in: (?<file>[^,\\s]+):(?<line>\\d+), (?<reason>[^,]{1,200}?)(?: \\(run with NCCL_DEBUG=INFO for details\\))?, NCCL version (?<ver>[\\d.]+)',
+      'NCCL error(?: in: (?<file>[^,\\s]+):(?<line>\\d+),|:) (?<reason>[^,(]{1,200})(?:\\(run with NCCL_DEBUG=INFO for details\\))?(?:, NCCL version (?<ver>[\\d.]+))?',
     samples: [
+      // vLLM's own NCCL wrapper (vllm-project/vllm issue threads), the same failure of communicator setup.
+      'ERROR 02-17 07:44:33 engine.py:366] RuntimeError: NCCL error: internal error - please report this issue to the NCCL developers',
       'torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1970, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.19.3',
       'RuntimeError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1269, internal error, NCCL version 2.14.3',
     ],
@@ -69,19 +116,98 @@ export const NCCL: CatalogueEntry[] = [
       'gpu-b12:40411:40522 [3] NCCL INFO bootstrap.cc:84 -> 2',
       'gpu-b12:40411:40522 [3] NCCL INFO init.cc:1388 -> 2',
     ],
-    effects: { comm: 'nccl', stage: 'comm-init', role: 'primary' },
+    effects: { comm: 'nccl', stage: 'comm-init', role: 'primary', weakEvidence: true },
     versions: 'NCCL 2.x with NCCL_DEBUG=INFO',
     source: 'NCCL (src/include/checks.h NCCLCHECK trace)',
+  },
+  {
+    // nccl-tests' header: NCCL lines in this file come from NCCL's own test programs, not from PyTorch.
+    id: 'nccl-tests',
+    kind: 'info',
+    anchors: ['# nThread '],
+    pattern: '^# nThread \\d{1,6} nGpus \\d{1,6}',
+    samples: [
+      '# nThread 1 nGpus 1 minBytes 8 maxBytes 134217728 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0',
+    ],
+    effects: { foreign: true, notTorchEvidence: true },
+    versions: 'nccl-tests',
+    source: 'NVIDIA nccl-tests (all_reduce_perf and the other perf programs)',
+  },
+  {
+    // One rank could not open its bootstrap or transport connection to a peer: the communicator cannot form.
+    id: 'nccl-connect-warn',
+    kind: 'failure',
+    anchors: ['NCCL WARN '],
+    pattern:
+      'NCCL WARN (?:(?:Net|NET/\\w+|\\w+) : )?(?:socketStartConnect: )?Connect to (?<addr>\\S{1,200}) failed : (?<err>.{1,200})$',
+    samples: [
+      'gz2-v100-09:771302:773118 [0] include/socket.h:390 NCCL WARN Connect to 10.52.6.140<31877> failed : Connection refused',
+      'b48-gpu-112:30515:30666 [5] misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to fe80::a82c:3fff:fe11:9e40%ib1<23155> failed : Software caused connection abort',
+    ],
+    effects: { comm: 'nccl', stage: 'comm-init', role: 'primary', weakEvidence: true },
+    versions: 'NCCL 2.x with NCCL_DEBUG set',
+    source: 'NCCL (socket.h / socket.cc connect); shapes from NCCL and DeepSpeed issue threads',
+  },
+  {
+    // Two processes claimed the same rank: the bootstrap root refuses the second.
+    id: 'nccl-duplicate-rank',
+    kind: 'failure',
+    anchors: ['has already checked in'],
+    pattern: 'Bootstrap Root : rank (?<rank>\\d{1,7}) of (?<n>\\d{1,7}) ranks has already checked in',
+    samples: [
+      'hpc-31-07:44101:44312 [0] bootstrap.cc:131 NCCL WARN Bootstrap Root : rank 1 of 8 ranks has already checked in',
+    ],
+    effects: { comm: 'nccl', stage: 'comm-init', role: 'primary', weakEvidence: true },
+    versions: 'NCCL 2.x',
+    source: 'NCCL bootstrap.cc (root)',
+  },
+  {
+    // The error class c10d prints under "NCCL error in …" (2.x), and NCCL's own bootstrap failing to find an interface.
+    id: 'nccl-result',
+    kind: 'error',
+    anchors: ['ncclSystemError', 'ncclInternalError', 'ncclUnhandledCudaError', 'ncclRemoteError', 'ncclInvalidUsage'],
+    pattern:
+      '(?<code>nccl(?:SystemError|InternalError|UnhandledCudaError|RemoteError|InvalidUsage)): (?<text>.{1,300})',
+    samples: [
+      'ncclSystemError: System call (e.g. socket, malloc) or external library call failed or device error. It can be also caused by unexpected exit of a remote peer, you can check NCCL warnings for failure reason and see if there is connection closure by a peer.',
+    ],
+    effects: { comm: 'nccl', stage: 'comm-init', role: 'consequence', weakEvidence: true },
+    versions: '2.0–2.6',
+    source: 'torch/csrc/distributed/c10d/NCCLUtils.hpp (getNcclErrorDetailStr)',
+  },
+  {
+    id: 'nccl-no-interface',
+    kind: 'failure',
+    anchors: ['no socket interface found'],
+    pattern: 'Bootstrap : no socket interface found',
+    samples: ['Bootstrap : no socket interface found'],
+    effects: { comm: 'nccl', stage: 'comm-init', role: 'primary', weakEvidence: true },
+    versions: 'NCCL 2.x',
+    source: 'NCCL bootstrap (NCCL_SOCKET_IFNAME matches nothing)',
   },
   {
     id: 'nccl-warn',
     kind: 'error',
     anchors: ['NCCL WARN '],
     pattern: 'NCCL WARN (?<text>.+)$',
-    samples: ['gpu-b12:40411:40522 [3] NCCL WARN Net : Connect to 10.0.4.11<43215> failed : Connection timed out'],
-    effects: { comm: 'nccl', stage: 'comm-init', role: 'consequence' },
+    samples: ['ptwop-176:1755:1755 [0] misc/ibvwrap.cc:63 NCCL WARN Failed to open libibverbs.so[.1]'],
+    effects: { comm: 'nccl', stage: 'comm-init', role: 'consequence', weakEvidence: true },
     versions: 'NCCL 2.x with NCCL_DEBUG set',
     source: 'NCCL (WARN macro)',
+  },
+  {
+    // ProcessGroupNCCL::barrier() before the rank's device is known (2.4+): the process group exists and the
+    // rank reached its first barrier; the communicator is created now.
+    id: 'nccl-barrier-device-unknown',
+    kind: 'info',
+    anchors: ['to perform barrier as devices used by this process are currently unknown'],
+    pattern: 'using GPU (?<gpu>\\d{1,4}) to perform barrier as devices used by this process are currently unknown',
+    samples: [
+      '[rank0]:[W1111 15:13:40.101223118 ProcessGroupNCCL.cpp:4115] [PG ID 0 PG GUID 0 Rank 0]  using GPU 0 to perform barrier as devices used by this process are currently unknown. This can potentially cause a hang if this rank to GPU mapping is incorrect.',
+    ],
+    effects: { comm: 'nccl' },
+    versions: '2.4–2.6',
+    source: 'torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp (barrier)',
   },
   {
     // NCCL_DEBUG=INFO chatter: shows NCCL ran; on its own it says nothing of a failure.
@@ -90,7 +216,8 @@ export const NCCL: CatalogueEntry[] = [
     anchors: ['NCCL INFO '],
     pattern: 'NCCL INFO (?<text>.+)$',
     samples: ['gpu-b12:40411:40411 [0] NCCL INFO Bootstrap : Using eth0:10.0.4.12<0>'],
-    effects: { comm: 'nccl' },
+    // A job that uses NCCL, most likely through PyTorch; weak: nccl-tests and other NCCL programs print the same.
+    effects: { comm: 'nccl', weakEvidence: true },
     once: true,
     versions: 'NCCL 2.x with NCCL_DEBUG=INFO',
     source: 'NCCL (INFO macro)',

@@ -149,6 +149,21 @@ export const RENDEZVOUS: CatalogueEntry[] = [
     source: 'torch/distributed/elastic/rendezvous/etcd_rendezvous.py (wait_for_rendezvous_to_free)',
   },
   {
+    // A node that came to an etcd rendezvous after its round was closed (the last call had passed).
+    id: 'etcd-closed',
+    kind: 'failure',
+    anchors: ['was observed to be closed', "'status': 'closed'"],
+    pattern:
+      "(?:Rendezvous for run_id=(?<run_id>\\S{1,200}) was observed to be closed|Observed existing rendezvous state: \\{'status': 'closed')",
+    samples: [
+      'INFO 2020-09-02 11:49:58,912 Rendezvous for run_id=ex20-take6 was observed to be closed',
+      "INFO 2020-09-02 11:49:58,903 Observed existing rendezvous state: {'status': 'closed', 'version': '1', 'participants': [0, 1], 'num_workers_waiting': 0}",
+    ],
+    effects: { stage: 'rendezvous-closed', role: 'primary', backend: 'etcd' },
+    versions: '1.13–2.6 (etcd backend)',
+    source: 'torch/distributed/elastic/rendezvous/etcd_rendezvous.py',
+  },
+  {
     id: 'etcd-timeout',
     kind: 'failure',
     anchors: ['Rendezvous timeout occurred in EtcdRendezvousHandler'],

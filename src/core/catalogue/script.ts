@@ -43,4 +43,33 @@ export const SCRIPT: CatalogueEntry[] = [
     versions: 'any (training script output)',
     source: 'the training script',
   },
+  {
+    // pytorch/examples' ProgressMeter (ImageNet, and the many scripts copied from it): `Epoch: [12][ 50/1563]`.
+    id: 'epoch-progress',
+    kind: 'first-step',
+    anchors: ['Epoch: ['],
+    pattern: '^Epoch: \\[(?<epoch>\\d{1,9})\\]\\[ {0,12}(?<step>\\d{1,12})/\\d{1,12}\\]',
+    samples: [
+      'Epoch: [12][ 50/1563]  Time  0.110 ( 0.126)    Data  0.081 ( 0.081)    Loss 2.5804e+00 (2.6696e+00)    Acc@1  43.75 ( 38.48)   Acc@5  68.75 ( 62.93)',
+    ],
+    effects: { notTorchEvidence: true },
+    heuristic: true,
+    once: true,
+    versions: 'any (pytorch/examples imagenet main.py ProgressMeter)',
+    source:
+      'pytorch/examples imagenet/main.py; shape from a torchelastic 0.2 thread (excerpt te02-new-node-detected-restart-healthy)',
+  },
+  {
+    // Hugging Face Trainer's log of a step: `{'loss': 2.1184, 'grad_norm': …}`.
+    id: 'trainer-loss',
+    kind: 'first-step',
+    anchors: ["{'loss': "],
+    pattern: "\\{'loss': (?<loss>[\\d.eE+-]{1,30})",
+    samples: ["{'loss': 2.1184, 'grad_norm': 1.072, 'learning_rate': 9.9e-06, 'epoch': 0.01}"],
+    effects: { notTorchEvidence: true },
+    heuristic: true,
+    once: true,
+    versions: 'any (transformers Trainer)',
+    source: 'transformers Trainer logging',
+  },
 ];

@@ -38,8 +38,10 @@ export const TCPSTORE: CatalogueEntry[] = [
     kind: 'failure',
     anchors: ['The client socket has timed out after'],
     pattern:
-      'The client socket has timed out after (?<t>\\d+)(?<unit>ms|s) while trying to connect to \\((?<host>[^,\\s]+), (?<port>\\d+)\\)',
+      'The client socket has timed out after (?<t>\\d{1,12})(?<unit>ms|s) while trying to connect to (?:\\((?<host>[^,\\s]{1,200}), (?<port>\\d{1,5})\\)|\\[?(?<host2>[^\\s\\]]{1,200}?)\\]?:(?<port2>\\d{1,5}))',
     samples: [
+      // 1.13's E line without the parentheses (shape from a c10d paste; excerpt c10d-rdzv-store-timeout-60s).
+      '[E socket.cpp:860] [c10d] The client socket has timed out after 60s while trying to connect to 10.31.8.5:29611',
       'E20261129 19:17:51.761351 31449 socket.cpp:860] [c10d] The client socket has timed out after 60s while trying to connect to (node0, 29811).',
       'torch.distributed.DistNetworkError: The client socket has timed out after 30000ms while trying to connect to (node0, 29520).',
     ],
@@ -48,6 +50,7 @@ export const TCPSTORE: CatalogueEntry[] = [
       role: 'primary',
       refine: 'frames',
       refineTo: ['pg-init'],
+      workerLineStage: 'pg-init',
       limit: { field: 't', unit: 'unit-field' },
       waitedSinceLaunch: { field: 't', unit: 'unit-field' },
     },
@@ -59,13 +62,14 @@ export const TCPSTORE: CatalogueEntry[] = [
     id: 'connect-timed-out-old',
     kind: 'failure',
     anchors: ['connect() timed out'],
-    pattern: 'connect\\(\\) timed out\\. Original timeout was (?<ms>\\d+) ms',
+    pattern: 'connect\\(\\) timed out\\.(?: Original timeout was (?<ms>\\d{1,12}) ms)?',
     samples: ['RuntimeError: connect() timed out. Original timeout was 1800000 ms.'],
     effects: {
       stage: 'store-connect',
       role: 'primary',
       refine: 'frames',
       refineTo: ['pg-init'],
+      workerLineStage: 'pg-init',
       limit: { field: 'ms', unit: 'ms' },
       waitedSinceLaunch: { field: 'ms', unit: 'ms' },
     },
@@ -91,7 +95,13 @@ export const TCPSTORE: CatalogueEntry[] = [
       '[E socket.cpp:860] [c10d] The client socket has failed to connect to any network address of (10.0.3.7, 29500).',
       'RuntimeError: The client socket has failed to connect to any network address of (gpu-b12, 29400).',
     ],
-    effects: { stage: 'store-connect', role: 'primary', refine: 'frames', refineTo: ['pg-init'] },
+    effects: {
+      stage: 'store-connect',
+      role: 'primary',
+      refine: 'frames',
+      refineTo: ['pg-init'],
+      workerLineStage: 'pg-init',
+    },
     versions: '1.13–2.6',
     source: 'torch/csrc/distributed/c10d/socket.cpp',
   },
@@ -124,15 +134,17 @@ export const TCPSTORE: CatalogueEntry[] = [
     source: 'torch/csrc/distributed/c10d/socket.cpp',
   },
   {
+    // A per-address-family warning (IPv4, IPv6), retried with the other family and until the deadline: on its
+    // own it is not the failure; the final one is "failed to connect to any network address".
     id: 'dns-error',
-    kind: 'failure',
+    kind: 'info',
     anchors: ['cannot be retrieved (gai error'],
     pattern:
       'network addresses of \\((?<host>[^,\\s]+), (?<port>\\d+)\\) cannot be retrieved \\(gai error: (?<code>-?\\d+) - (?<text>[^)]*)\\)',
     samples: [
       '[W socket.cpp:401] [c10d] The IPv4 network addresses of (trainjob-master-0, 29500) cannot be retrieved (gai error: -2 - Name or service not known).',
     ],
-    effects: { stage: 'store-connect', role: 'primary' },
+    effects: { nameUnresolved: true },
     versions: '1.13–2.6',
     source: 'torch/csrc/distributed/c10d/socket.cpp',
   },
@@ -170,6 +182,9 @@ export const TCPSTORE: CatalogueEntry[] = [
     effects: {
       stage: 'rendezvous-timeout',
       role: 'primary',
+      // A TCPStore master inside init_process_group (tcp:// init, a worker-level store) is a worker's wait.
+      refine: 'frames',
+      refineTo: ['pg-init'],
       // The seconds it waited (31 for `timeout=30`), not the limit: rdzv_configs states that.
       waitedSinceLaunch: { field: 'secs', unit: 's' },
       store: 'hosts',
@@ -222,7 +237,14 @@ export const TCPSTORE: CatalogueEntry[] = [
       'RuntimeError: Broken pipe',
       'E1129 18:29:52.168000 816 torch/distributed/elastic/agent/server/api.py:954] torch.distributed.DistNetworkError: Connection reset by peer',
     ],
-    effects: { stage: 'other', role: 'consequence', refine: 'frames', store: 'lost' },
+    effects: {
+      stage: 'other',
+      role: 'consequence',
+      refine: 'frames',
+      primaryInPhase: ['pg-init', 'comm-init'],
+      store: 'lost',
+      notTorchEvidence: true,
+    },
     versions: '1.13–2.6',
     source: 'torch/csrc/distributed/c10d/TCPStore.cpp, Utils.hpp',
   },

@@ -3,6 +3,15 @@ import type { CatalogueEntry } from './types';
 // Python tracebacks and the facts they reveal. Frames are read by the extractor (they classify the
 // exception below them); the exception line itself is the catch-all failure, after every specific entry.
 
+/**
+ * A frame in a Rich traceback box (accelerate, typer, lightning's CLI): `│ /path/file.py:81 in fn │`, or, when
+ * the path is long, the path on one line and `│ in fn │` on the next. The extractor reads frames with it.
+ */
+export const RICH_FRAME_PATTERN =
+  '│ (?:(?<path>[^\\s│]{1,1000}\\.py):(?<lineno>\\d{1,9})(?: in (?<fn>[\\w<>]{1,200}))?|in (?<fn2>[\\w<>]{1,200})) {0,300}│';
+/** The line a Rich box marks as the one running (`❱ 81 │ torch.distributed.barrier()`). */
+export const RICH_CURRENT_PATTERN = '❱ {0,4}\\d{1,9} │(?<code>.{1,400})│ {0,8}$';
+
 export const TRACEBACK: CatalogueEntry[] = [
   {
     id: 'torch-version-entry-point',
@@ -44,6 +53,20 @@ export const TRACEBACK: CatalogueEntry[] = [
     ],
     versions: 'Python',
     source: 'Python',
+  },
+  {
+    id: 'rich-frame',
+    kind: 'frame',
+    anchors: ['│ '],
+    pattern: RICH_FRAME_PATTERN,
+    samples: [
+      // huggingface/accelerate issue threads, behind pdsh's host prefix.
+      '10.77.201.171: │ /home/setup/.local/lib/python3.8/site-packages/accelerate/utils/other.py:81  │',
+      '10.77.201.171: │ in wait_for_everyone                                                         │',
+      '│ /srv/train/run.py:212 in main                                                                  │',
+    ],
+    versions: 'Python (rich.traceback)',
+    source: 'Textualize/rich traceback rendering',
   },
   {
     // Any other exception line at the end of a traceback (e.g. the Debian 1.13 `AttributeError` crash).

@@ -44,6 +44,9 @@ export interface IdentityField {
   field: string;
   /** c10d node ids are `<host>_<pid>_<n>`; `rdzv-rank` reads `'rank': N` from an rdzv_configs dict. */
   read?: 'c10d-node-id' | 'rdzv-rank' | 'node-rank-flag' | 'trim';
+  /** The field names the stream's node only when the stream names no other value for it, and then at medium
+   * confidence: srun reports every failed task's host, so a batch log naming several is nobody's. */
+  onlyIfSole?: boolean;
 }
 
 /** What a message says: read by the job builder, the failure analysis and the findings. */
@@ -67,8 +70,28 @@ export interface Effects {
   /** A restart of the worker group that uses up one of --max-restarts: a new attempt (restart_count + 1).
    * A membership change restarts the group too, but starts a new rendezvous round, not an attempt. */
   newAttempt?: boolean;
+  /** The stage when the line comes from a worker process (a `[k]:` local-rank or `[rankN]:` label): a TCPStore
+   * client of init_process_group, not of the agent. */
+  workerLineStage?: FailureStage;
+  /** A consequence that is a primary failure when the frames put it in one of these phases (a peer that
+   * went away while the process group was being set up). */
+  primaryInPhase?: FailureStage[];
   /** With `refine: 'frames'`: the stage when the traceback runs through user code only (a worker's own error). */
   userCodeStage?: FailureStage;
+  /** The client could not resolve the store host's name (field `host`): no address was tried, so nothing
+   * says whether that host was up — a wrong name, DNS, or (Kubernetes) a pod that did not exist yet. */
+  nameUnresolved?: boolean;
+  /** A fault of the node's own hardware or driver (a CUDA call failed under NCCL): that node is the cause,
+   * whoever else then waited. */
+  localFault?: boolean;
+  /** The node never started torchrun (the command was not found, its arguments were refused): it could not
+   * join any rendezvous, so the others' waits are for it. */
+  neverLaunched?: boolean;
+  /** The node is waiting in this stage: a traceback cut short after it (its exception past the paste's end)
+   * most likely ended that wait. */
+  waitingIn?: FailureStage;
+  /** The message says whose rank it waited for (ncclUniqueId comes from global rank 0). */
+  waitsForGlobalRank?: number;
   /** What the message shows of the store host: this node hosts it; this node reached it; lost it after reaching it. */
   store?: 'hosts' | 'reached' | 'lost';
   identity?: IdentityField[];
@@ -85,6 +108,11 @@ export interface Effects {
   shown?: boolean;
   /** Lines any program may print: they describe a run, they do not show torchrun. */
   notTorchEvidence?: boolean;
+  /** Evidence of a distributed job that other programs print too (NCCL's own lines): it counts unless the
+   * same stream shows another program (`foreign`). */
+  weakEvidence?: boolean;
+  /** The stream is another program's (nccl-tests, xla_dist…): weak evidence in it does not count. */
+  foreign?: boolean;
 }
 
 export interface CatalogueEntry {

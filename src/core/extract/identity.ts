@@ -52,16 +52,26 @@ export function contentHints(s: StreamState): IdentityHint[] {
     seen.add(k);
     hints.push(h);
   };
+  const sole = new Map<string, IdentityHint[]>();
   for (const e of s.x.events) {
     const fx = ENTRY.get(e.id)?.effects;
     if (!fx) continue;
     for (const rule of fx.identity ?? []) {
       const value = read(rule, e);
-      if (value !== null) add({ kind: rule.kind, value, evidence: evidenceOf(rule, e, value), confidence: 'high' });
+      if (value === null) continue;
+      if (!rule.onlyIfSole) add({ kind: rule.kind, value, evidence: evidenceOf(rule, e, value), confidence: 'high' });
+      else {
+        const k = `${e.id}:${rule.field}`;
+        const got = sole.get(k) ?? [];
+        if (!got.some((h) => h.value === value))
+          got.push({ kind: rule.kind, value, evidence: evidenceOf(rule, e, value), confidence: 'medium' });
+        sole.set(k, got);
+      }
     }
     if (fx.store === 'hosts')
       add({ kind: 'store-host', value: 'store', evidence: `line ${e.line}: ${brief(e.text)}`, confidence: 'high' });
   }
+  for (const got of sole.values()) if (got.length === 1) add(got[0]!);
   // A host named on the lines (NCCL's `host:pid:tid`) when it is the only one: one file, one node.
   if (s.prefixHosts.size === 1) {
     const [host, n] = [...s.prefixHosts][0]!;

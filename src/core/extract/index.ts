@@ -1,8 +1,8 @@
-import { CATALOGUE, ENTRY, isTorchEvidence, type CatalogueEntry } from '../catalogue';
+import { CATALOGUE, ENTRY, isLauncherText, isTorchEvidence, type CatalogueEntry } from '../catalogue';
 import { MAX_ERROR_FILE_BYTES, isErrorFile, readErrorFile } from '../errorFile';
 import { hintsFromPath, hostFromNodeId } from '../identity';
 import { LineScanner, anchorRegex, type ScannedLine } from '../lineScanner';
-import type { FileExtract, IdentityHint, LogEvent, StreamExtract } from '../model';
+import type { FailureStage, FileExtract, IdentityHint, LogEvent, StreamExtract } from '../model';
 import { WrapperMemory, parsePrefixes, type ParsedLine } from '../prefixes';
 import { contentHints } from './identity';
 import { firstEntry } from './match';
@@ -34,6 +34,7 @@ const MAX_EVIDENCE_REASONS = 4;
 /** Entries that head a block of field lines (the launch config, the rendezvous result). */
 const BLOCK_HEADS = new Set(CATALOGUE.flatMap((e) => (e.blockOf ? [e.blockOf] : [])));
 const UNTIL_LAUNCH = CATALOGUE.filter((e) => e.untilLaunch).map((e) => e.id);
+const ONCE = CATALOGUE.filter((e) => e.once).map((e) => e.id);
 const TORCH_ORIGIN = /(?:^|[\\/.])torch[\\/.]distributed(?:[\\/.]|$)/;
 
 const anchorCache = new Map<string, string>();
@@ -89,12 +90,14 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
   const retireAnchors = (line: number) => {
     const all = [...streams.values()].map((x) => x.retired);
     const common = new Set([...all[0]!].filter((id) => all.every((r) => r.has(id))));
-    if (streams.size > 1 && line - lastNewStream < NEW_STREAM_QUIET_LINES) {
+    // An entry a restart revived is searched for again at once.
+    const revived = [...anchorsRetired].some((id) => !common.has(id));
+    if (!revived && streams.size > 1 && line - lastNewStream < NEW_STREAM_QUIET_LINES) {
       pendingRetire = common.size > anchorsRetired.size;
       return;
     }
     pendingRetire = false;
-    if (common.size === anchorsRetired.size) return;
+    if (!revived && common.size === anchorsRetired.size) return;
     anchorsRetired = common;
     scanner.setAnchors(anchorsWithout(common));
   };
@@ -115,7 +118,9 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
     if (p.c10dTag) noteEvidence(s, `line ${l.line}: a [c10d] tag`);
     else if (p.tee) noteEvidence(s, `line ${l.line}: torchrun's [${p.tee.role}${p.tee.localRank}]: worker prefix`);
     else if (p.ranks.length) noteEvidence(s, `line ${l.line}: a [rank${p.ranks[0]}]: prefix`);
-    else if (p.origin && TORCH_ORIGIN.test(p.origin)) noteEvidence(s, `line ${l.line}: logged by ${p.origin}`);
+    // A logger name alone is weak: programs built on torch's modules (dlrover) log under torch's names.
+    else if (p.origin && TORCH_ORIGIN.test(p.origin) && s.weakEvidence.length < MAX_EVIDENCE_REASONS)
+      s.weakEvidence.push(`line ${l.line}: logged by ${p.origin}`);
   };
 
   const onLine = (l: ScannedLine) => {
@@ -123,7 +128,7 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
     if (pendingRetire && l.line - lastNewStream >= NEW_STREAM_QUIET_LINES) retireAnchors(l.line);
     const p = parsePrefixes(l.text, wrappers);
     const s = stream(streamKeyOf(p));
-    if (p.hostKeysStream && p.slurm === null && p.host) s.hostKey = true;
+    if (p.hostKeysStream && p.slurm === null && p.host && !p.hostIsLabel) s.hostKey = true;
     else if (p.host && p.outer.includes('nccl')) s.prefixHosts.set(p.host, (s.prefixHosts.get(p.host) ?? 0) + 1);
     if (s.x.firstLine === null && l.text.trim() !== '')
       s.x.firstLine = { line: l.line, text: cutText(l.text), clocks: p.clocks };
@@ -148,6 +153,7 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
     readTraceback(s, l.line, text);
     if (s.frames.length && s.x.torchEvidence.length === 0 && torchFrames(s.frames))
       noteEvidence(s, `line ${l.line}: a traceback through torch.distributed`);
+    if (s.richCall === l.line) noteEvidence(s, `line ${l.line}: a traceback stopped in a torch.distributed call`);
     const hit = firstEntry(text, p.msg, s.retired);
     if (!hit) return;
     const { entry, fields } = hit;
@@ -158,22 +164,38 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
     }
     if (entry.kind === 'field') return attachField(s, entry, l, fields);
     const ev = makeEvent(entry, l, p, fields);
-    if (entry.kind !== 'fact' && entry.effects?.stage) {
+    const fx = entry.effects;
+    if (entry.kind !== 'fact' && fx?.stage) {
       const fresh = framesFresh(s, l.line);
       ev.stage = refineStage(entry, fresh ? s.frames : null, fields);
-      ev.role = refineRole(entry, s, l.line, fields);
+      // A worker's line (a local-rank or rank label) with no frames to say otherwise: the worker's own store.
+      if (fx.workerLineStage && ev.stage === fx.stage && (p.tee || p.ranks.length)) ev.stage = fx.workerLineStage;
+      ev.role = refineRole(entry, s, l.line, fields, ev.stage);
       if (fresh) ev.frames = s.frames.map((f) => f.fn);
     }
     s.x.events.push(ev);
     if (entry.kind === 'fact') return;
-    if (isTorchEvidence(entry)) noteEvidence(s, `line ${l.line}: ${entry.id}`);
+    // torchrun's wording printed by another program's format from a file that is not PyTorch's (dlrover
+    // re-implements torchrun's messages); communicator and store messages come from wherever they are wrapped.
+    const lookalike = isLauncherText(entry) && p.origin !== null && !p.pytorchFormat && !/torch|c10d/i.test(p.origin);
+    // Another program re-implementing torchrun is another program: its torch-named lines are weak evidence.
+    if (fx?.foreign || lookalike) s.foreign = true;
+    if (isTorchEvidence(entry) && !lookalike) {
+      if (fx?.weakEvidence) {
+        if (s.weakEvidence.length < MAX_EVIDENCE_REASONS) s.weakEvidence.push(`line ${l.line}: ${entry.id}`);
+      } else noteEvidence(s, `line ${l.line}: ${entry.id}`);
+    }
     if (entry.kind === 'failure' || entry.kind === 'error') closeTraceback(s);
     s.lastEventByID.set(entry.id, ev);
     noteAgentSigns(s, entry, ev);
     const before = s.retired.size;
     if (entry.once) s.retired.add(entry.id);
     if (entry.kind === 'launch') for (const id of UNTIL_LAUNCH) s.retired.add(id);
-    if (s.retired.size !== before) retireAnchors(l.line);
+    // A restarted worker group starts over: its first step is news again.
+    let revived = false;
+    if (entry.kind === 'restart' || entry.kind === 'rendezvous-begin' || fx?.newAttempt)
+      for (const id of ONCE) revived = s.retired.delete(id) || revived;
+    if (revived || s.retired.size !== before) retireAnchors(l.line);
   };
 
   const attachField = (s: StreamState, entry: CatalogueEntry, l: ScannedLine, fields: Record<string, string>) => {
@@ -284,6 +306,7 @@ function finishStreams(file: string, states: StreamState[]): StreamExtract[] {
   const pathHints = hintsFromPath(file);
   const out: StreamExtract[] = [];
   for (const s of states) {
+    if (!s.foreign) for (const why of s.weakEvidence) noteEvidence(s, why);
     // A labelled stream with no recognised line of its own is noise of the label, not a node.
     if (s.x.stream !== '' && s.x.events.length === 0 && s.x.torchEvidence.length === 0) continue;
     closeCutTraceback(s);
@@ -318,6 +341,17 @@ function labelHints(file: string, s: StreamState): IdentityHint[] {
   return hints;
 }
 
+/** The stage of the last wait the stream reported with nothing after it to say the wait ended. */
+function openWait(s: StreamState): FailureStage | null {
+  for (let i = s.x.events.length - 1; i >= 0; i--) {
+    const e = s.x.events[i]!;
+    const waiting = ENTRY.get(e.id)?.effects?.waitingIn;
+    if (waiting) return waiting;
+    if (e.kind !== 'info') return null;
+  }
+  return null;
+}
+
 /**
  * A paste that ends inside a traceback: the exception line lies past its end. Through the agent's own code it
  * is the launcher being torn down; through user code it is a worker that crashed. Either is said at low
@@ -329,6 +363,10 @@ function closeCutTraceback(s: StreamState): void {
   if (last && last.line >= s.tracebackLine) return;
   const agent = agentFrames(s.frames);
   const first = s.frames[0]!;
+  // The phase the frames name; an agent torn down after its workers failed is a worker error.
+  const workersFailed = s.x.events.some((e) => e.stage === 'worker-error');
+  const stage =
+    stageFromFrames(s.frames) ?? openWait(s) ?? (agent ? (workersFailed ? 'worker-error' : 'other') : 'worker-error');
   const ev: LogEvent = {
     id: agent ? 'agent-traceback-cut' : 'worker-traceback-cut',
     kind: 'failure',
@@ -337,7 +375,7 @@ function closeCutTraceback(s: StreamState): void {
     text: `Traceback (most recent call last): … ${first.fn} (${s.frames.length} frames, the exception line is not in the log)`,
     clocks: [],
     fields: { frames: String(s.frames.length) },
-    stage: agent ? (stageFromFrames(s.frames) ?? 'other') : 'worker-error',
+    stage,
     role: 'primary',
     frames: s.frames.map((f) => f.fn),
     confidence: 'low',

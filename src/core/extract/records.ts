@@ -33,7 +33,10 @@ export function quotedLines(text: string): string[] | null {
   }
   if (!text.includes('\\n') || !(text.includes('Traceback') || text.includes('File \\"'))) return null;
   const start = text.indexOf('Traceback');
-  const from = start >= 0 ? start : text.indexOf('File \\"');
+  const found = start >= 0 ? start : text.indexOf('File \\"');
+  // A report quoting a traceback begins with its own words (`{"error": "Traceback…`); output whose newlines were
+  // all escaped (a CI log collapsed to one line) has lines before its first Traceback too, and they count.
+  const from = found > 0 && text.slice(0, found).includes('\\n') ? 0 : found;
   return unescapeJson(text.slice(Math.max(0, from)))
     .split('\n')
     .map(dropClosingQuote)

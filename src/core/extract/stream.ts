@@ -15,6 +15,10 @@ export interface StreamState {
   tracebackLine: number;
   /** The traceback is still open: frames came, no exception line yet. */
   tracebackOpen: boolean;
+  /** A Rich box frame's path, waiting for the `│ in fn │` line below it. */
+  richPath: string | null;
+  /** The last line a Rich box marked as running that called torch.distributed (evidence of a distributed job). */
+  richCall: number;
   lastEventByID: Map<string, LogEvent>;
   /** The stream is keyed by a host prefix (pdsh, collector, torchx…), not a Slurm task label. */
   hostKey: boolean;
@@ -24,6 +28,10 @@ export interface StreamState {
   prefixHosts: Map<string, number>;
   /** Signs of more than one agent in this stream: run folders, node ids, group ranks, launch blocks. */
   agentKeys: Map<string, Set<string>>;
+  /** Evidence other programs print too (NCCL's lines): counted at the end unless the stream is another program's. */
+  weakEvidence: string[];
+  /** The stream shows another program (nccl-tests, xla_dist): its weak evidence does not count. */
+  foreign: boolean;
 }
 
 export function newStream(file: string, key: string): StreamState {
@@ -43,11 +51,15 @@ export function newStream(file: string, key: string): StreamState {
     frames: [],
     tracebackLine: -1,
     tracebackOpen: false,
+    richPath: null,
+    richCall: -1,
     lastEventByID: new Map(),
     hostKey: false,
     retired: new Set(),
     prefixHosts: new Map(),
     agentKeys: new Map(),
+    weakEvidence: [],
+    foreign: false,
   };
 }
 

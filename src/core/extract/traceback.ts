@@ -2,8 +2,11 @@ import {
   HELPER_FRAMES,
   KEY_STAGES,
   PHASE_FRAMES,
+  RICH_CURRENT_PATTERN,
+  RICH_FRAME_PATTERN,
   TORCH_DISTRIBUTED_PATH,
   effectsOf as effectsOfId,
+  frameIn,
   type CatalogueEntry,
 } from '../catalogue';
 import type { FailureStage, LogEvent } from '../model';
@@ -23,8 +26,6 @@ const TRACEBACK_START = 'Traceback (most recent call last)';
 const FRAME_RE = /File "(?<path>[^"]{1,1000})", line (?<lineno>\d{1,9}), in (?<fn>[\w<>]{1,200})/g;
 const KEY_STAGE_RES = KEY_STAGES.map((k) => ({ re: new RegExp(k.re), stage: k.stage }));
 const effectsOf = (e: LogEvent) => effectsOfId(e.id);
-/** Any frame in PyTorch itself (the agent, the store, a collective): the exception is not the script's alone. */
-const TORCH_PATH = /(?:^|[\\/])torch[\\/]/;
 /** The agent's own entry points: a traceback through them is the launcher being torn down. */
 const AGENT_FRAME = /(?:^|[\\/])torch[\\/]distributed[\\/](?:run\.py|launcher[\\/]|elastic[\\/])/;
 
@@ -34,9 +35,39 @@ function startTraceback(s: StreamState, line: number): void {
   s.tracebackOpen = true;
 }
 
+const RICH_FRAME = new RegExp(RICH_FRAME_PATTERN);
+const RICH_CURRENT = new RegExp(RICH_CURRENT_PATTERN);
+/** A call into PyTorch's distributed API on the line a Rich box marks as running. */
+const DIST_CALL = /\b(?:torch\.distributed|dist)\.\w{1,60}\(/;
+
+/** A frame of a Rich traceback box; the path may come a line before its function. */
+function readRichFrame(s: StreamState, line: number, text: string): boolean {
+  const m = RICH_FRAME.exec(text);
+  if (!m) {
+    const cur = RICH_CURRENT.exec(text);
+    if (cur && s.tracebackOpen && DIST_CALL.test(cur.groups!.code!)) s.richCall = line;
+    return false;
+  }
+  const g = m.groups!;
+  if (g.path && !g.fn) {
+    s.richPath = g.path;
+    return false;
+  }
+  const path = g.path ?? s.richPath;
+  s.richPath = null;
+  if (path === null) return false;
+  if (!s.tracebackOpen) startTraceback(s, line);
+  s.frames.push({ fn: (g.fn ?? g.fn2)!, path });
+  return true;
+}
+
 /** Reads traceback structure from a line (a collapsed traceback may hold its start, frames and exception). */
 export function readTraceback(s: StreamState, line: number, text: string): void {
   if (text.includes(TRACEBACK_START)) startTraceback(s, line);
+  if (text.includes('│ ')) {
+    if (readRichFrame(s, line, text)) refineEarlier(s, line);
+    return;
+  }
   if (!text.includes('File "')) return;
   FRAME_RE.lastIndex = 0;
   let fm: RegExpExecArray | null;
@@ -57,11 +88,11 @@ export function framesFresh(s: StreamState, line: number): boolean {
 /** The stage the frames give: the outermost phase frame, else a store helper, else null. */
 export function stageFromFrames(frames: readonly Frame[]): FailureStage | null {
   for (const f of frames) {
-    const hit = PHASE_FRAMES.find((p) => p.fns.includes(f.fn));
+    const hit = PHASE_FRAMES.find((p) => frameIn(f, p));
     if (hit) return hit.stage;
   }
   for (const f of frames) {
-    const hit = HELPER_FRAMES.find((p) => p.fns.includes(f.fn));
+    const hit = HELPER_FRAMES.find((p) => frameIn(f, p));
     if (hit) return hit.stage;
   }
   return null;
@@ -88,8 +119,7 @@ export function refineStage(
       const st = fromFrames();
       if (st && (!fx.refineTo || fx.refineTo.includes(st))) return st;
       // An exception raised in the training script, through no PyTorch code: a worker's own error.
-      if (fx.userCodeStage && frames && frames.length > 0 && !frames.some((f) => TORCH_PATH.test(f.path)))
-        return fx.userCodeStage;
+      if (fx.userCodeStage && frames && frames.length > 0 && !agentFrames(frames)) return fx.userCodeStage;
       return base;
     }
     case 'keys': {
@@ -104,8 +134,15 @@ export function refineStage(
   }
 }
 
-export function refineRole(entry: CatalogueEntry, s: StreamState, line: number, fields: Record<string, string>) {
+export function refineRole(
+  entry: CatalogueEntry,
+  s: StreamState,
+  line: number,
+  fields: Record<string, string>,
+  stage: FailureStage,
+) {
   const fx = entry.effects!;
+  if (fx.primaryInPhase?.includes(stage)) return 'primary' as const;
   if (fx.primaryIfAtLeast) {
     const v = Number(fields[fx.primaryIfAtLeast.field]);
     if (v >= fx.primaryIfAtLeast.value) return 'primary' as const;

@@ -131,3 +131,21 @@ export function tagAttempts(events: NodeEvent[], source: LogEvent[], attempt: Ma
     if (a !== undefined) e.attempt = a;
   }
 }
+
+/** Progress past the start of the workers: a process group, a step, a finish. */
+const PAST_START = new Set(['pg-ready', 'first-step', 'exit']);
+
+/** The attempt an event says it belongs to (`restart_count=N`, a reply file under `attempt_N`), if any. */
+function statedAttempt(e: LogEvent): number {
+  return boundedCount(e.fields.restart_count) ?? boundedCount(e.fields.attempt) ?? attemptOfFile(e.file) ?? 0;
+}
+
+/**
+ * The node restarted and its log ends before the new round shows any outcome — the restart in the log, or
+ * above it (the log begins in attempt N > 0: whatever failed first is not shown).
+ */
+export function endsInRestart(evs: LogEvent[]): boolean {
+  const last = lastRound(evs);
+  if (last.some((e) => PAST_START.has(e.kind))) return false;
+  return last.length < evs.length || evs.some((e) => statedAttempt(e) > 0);
+}

@@ -40,7 +40,8 @@ export function parseIntList(s: string | undefined, max = 4096): number[] {
 
 function cmdArg(args: string, name: string): string | null {
   const alt = name.replace(/_/g, '[_-]');
-  const m = new RegExp(`--${alt}(?:=|\\s+)("[^"]*"|'[^']*'|\\S+)`).exec(args);
+  // Stops at a quote, comma or bracket too: `Running torch.distributed.run with args: ['…', '--x=v', …]`.
+  const m = new RegExp(`--${alt}(?:=|\\s+)("[^"]*"|'[^']*'|[^\\s'",\\]]+)`).exec(args);
   return m ? m[1]!.replace(/^["']|["']$/g, '') : null;
 }
 
@@ -161,7 +162,10 @@ function readLaunchArgs(
   facts.backend ??= cmdArg(a, 'rdzv_backend');
   facts.rdzvEndpoint ??= cmdArg(a, 'rdzv_endpoint');
   facts.rdzvId ??= cmdArg(a, 'rdzv_id');
-  const nn = cmdArg(a, 'nnodes');
+  // --standalone: one node, c10d on a store of its own (the endpoint it picks differs by version).
+  const standalone = /(?:^|\s)--standalone\b/.test(a);
+  if (standalone) facts.backend ??= 'c10d';
+  const nn = standalone ? '1' : cmdArg(a, 'nnodes');
   if (nn) {
     const [lo, hi] = nn.split(':');
     setNum('minNodes', lo);

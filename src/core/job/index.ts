@@ -13,7 +13,7 @@ import type {
 import { SCHEMA_VERSION } from '../model';
 import { limitsOf } from '../thresholds';
 import { isoOrNull } from '../time';
-import { attemptOf, nodeAttempts, tagAttempts } from './attempts';
+import { attemptOf, endsInRestart, nodeAttempts, tagAttempts } from './attempts';
 import { edgeLine } from './edges';
 import { nodeEvents } from './events';
 import { deriveFacts, parseIntList } from './facts';
@@ -28,6 +28,9 @@ import { missingNodes, worldOf } from './world';
 
 // From per-file extracts to the job model, as a pipeline: streams → runs → nodes → clocks → launch → events →
 // attempts → world → failure → verdict. Nothing here mutates the extracts it is given.
+
+/** Ranks kept from line prefixes per node (a node runs a few dozen workers at most). */
+const MAX_PREFIX_RANKS = 1024;
 
 export interface BuildOptions {
   /** "Now" for year guesses when nothing in the logs dates them (tests pin it). */
@@ -119,7 +122,17 @@ export function buildJob(extracts: FileExtract[], opts: BuildOptions = {}): JobM
   const failure = analysed.failure;
 
   const torchEvidence = streams.some((s) => s.torchEvidence.length > 0);
-  const verdict = verdictOf(allEvents, torchEvidence, failure, nodes, world, missing.count, facts.minNodes);
+  const restartPending = built.some((b) => endsInRestart(b.events));
+  const verdict = verdictOf(
+    allEvents,
+    torchEvidence,
+    failure,
+    nodes,
+    world,
+    missing.count,
+    facts.minNodes,
+    restartPending,
+  );
   if (verdict === 'incomplete' && missing.count === 0) notes.push({ code: 'no-progress', values: {} });
 
   return {
@@ -145,9 +158,13 @@ export function buildJob(extracts: FileExtract[], opts: BuildOptions = {}): JobM
 /** How far below its last timed line an untimed line (a Python traceback) still takes that line's time. */
 const UNTIMED_REACH_LINES = 200;
 
+/** An untimed first line of an error chain takes the time of a timed part printed right below it. */
+const UNTIMED_FOLLOW_LINES = 5;
+
 /**
  * An event's instant for the failure analysis: its own, else that of the timed line just above it in its file
- * (a traceback prints right after the log line that raised it; the instant is then a lower bound).
+ * (a traceback prints right after the log line that raised it; the instant is then a lower bound), else that
+ * of a timed line of the same chain just below it (torch_npu prints the RuntimeError, then the timed CANN code).
  */
 function effectiveTime(evs: LogEvent[], timeOf: (e: LogEvent) => number | null): (e: LogEvent) => number | null {
   const at = new Map<LogEvent, number | null>();
@@ -162,6 +179,16 @@ function effectiveTime(evs: LogEvent[], timeOf: (e: LogEvent) => number | null):
     }
     const prev = lastTimed.get(e.file);
     at.set(e, prev && e.line - prev.line <= UNTIMED_REACH_LINES ? prev.t : null);
+  }
+  const nextTimed = new Map<string, { line: number; t: number }>();
+  for (let i = sorted.length - 1; i >= 0; i--) {
+    const e = sorted[i]!;
+    const t = timeOf(e);
+    if (t !== null) nextTimed.set(e.file, { line: e.line, t });
+    else if (at.get(e) === null) {
+      const next = nextTimed.get(e.file);
+      if (next && next.line - e.line <= UNTIMED_FOLLOW_LINES) at.set(e, next.t);
+    }
   }
   return (e) => (at.has(e) ? at.get(e)! : timeOf(e));
 }
@@ -231,7 +258,7 @@ function buildNode(
     id,
     hostname: host?.value ?? null,
     groupRank: rankHint ? Number(rankHint.value) : null,
-    globalRanks: parseIntList(complete?.fields.global_ranks),
+    globalRanks: complete ? parseIntList(complete.fields.global_ranks) : prefixRanks(evs),
     files: [...new Set(g.streams.map((s) => s.file))],
     identity: g.identity,
     launchTime: launch.ms === null ? null : isoOrNull(launch.ms),
@@ -282,4 +309,11 @@ function runIdOf(evs: LogEvent[]): string | null {
     if (v && v !== 'none') return v;
   }
   return null;
+}
+
+/** Without a rendezvous result, the global ranks the node's `[rankN]:` prefixes show. */
+function prefixRanks(evs: LogEvent[]): number[] {
+  const seen = new Set<number>();
+  for (const e of evs) for (const r of e.ranks ?? []) if (seen.size < MAX_PREFIX_RANKS) seen.add(r);
+  return [...seen].sort((a, b) => a - b);
 }

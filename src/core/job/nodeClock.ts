@@ -16,21 +16,26 @@ export interface NodeClocks {
   notes: Note[];
 }
 
-/** `time : 2026-11-29_18:40:42` (ChildFailedError; local, seconds): a clock for a line that has none. */
+/**
+ * A time a message states in a field, as a clock for a line that has none (local time): ChildFailedError's
+ * `time : 2026-11-29_18:40:42`, CANN's `2025-06-02-10:03:48.151.903` (milliseconds, then microseconds).
+ */
+const FIELD_TIME = /^(\d{4})-(\d{2})-(\d{2})[_-](\d{2}):(\d{2}):(\d{2})(?:\.(\d{3})(?:\.\d{3})?)?$/;
+
 function fieldClock(e: LogEvent): Clock | null {
   const field = effectsOf(e.id).timeField;
   const t = field ? e.fields[field]?.trim() : undefined;
-  const m = t ? /^(\d{4})-(\d{2})-(\d{2})_(\d{2}):(\d{2}):(\d{2})$/.exec(t) : null;
+  const m = t ? FIELD_TIME.exec(t) : null;
   if (!m) return null;
-  const [, Y, M, D, h, mi, s] = m.map(Number) as number[];
-  return makeClock('child-failed-time', t!, {
+  const [Y, M, D, h, mi, s] = m.slice(1, 7).map(Number) as number[];
+  return makeClock('stated-time', t!, {
     year: Y!,
     month: M!,
     day: D!,
     hour: h!,
     minute: mi!,
     second: s!,
-    resolutionMs: 1000,
+    frac: m[7],
   });
 }
 

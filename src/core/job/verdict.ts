@@ -16,23 +16,22 @@ export function verdictOf(
   world: World,
   missingCount: number,
   minNodes: number | null,
+  /** A node restarted and its log ends before the new round shows an outcome. */
+  endsInRestart: boolean,
 ): Verdict {
-  const torchSeen = torchEvidence || events.some((e) => isTorchEvidenceId(e.id));
-  if (!torchSeen) return 'not-torchrun';
+  // The streams say whether PyTorch's distributed code printed anything (weak evidence such as NCCL's own
+  // lines already dropped where the stream shows another program).
+  if (!torchEvidence) return 'not-torchrun';
   const pytorchProper = events.some((e) => {
     const entry = ENTRY.get(e.id);
     return entry ? isTorchEvidence(entry) && !entry.heuristic : false;
   });
   if (failure && (pytorchProper || failure.stage !== 'other')) return 'failed';
+  if (endsInRestart) return 'incomplete';
   const progressed = nodes.some((n) => n.events.some((e) => PROGRESS_KINDS.has(e.kind)));
   // A formed world smaller than the job's minimum did not let it start.
   if (world.formed && minNodes !== null && world.formed.nodes < minNodes) return 'incomplete';
   if (world.formed && progressed) return 'healthy';
   if (missingCount > 0) return 'incomplete';
   return progressed ? 'healthy' : 'incomplete';
-}
-
-function isTorchEvidenceId(id: string): boolean {
-  const entry = ENTRY.get(id);
-  return entry ? isTorchEvidence(entry) : false;
 }

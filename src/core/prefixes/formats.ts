@@ -34,6 +34,7 @@ export const FORMAT_PREFIXES: PrefixRow[] = [
   {
     // 2.3+ Python logging through torch._logging: no year, local time, µs field = ms × 1000.
     id: 'glog',
+    pytorch: true,
     re: GLOG,
     anywhere: anywhere(GLOG),
     implies: '2.3+',
@@ -48,6 +49,7 @@ export const FORMAT_PREFIXES: PrefixRow[] = [
   {
     // 2.4+ C++: month-day unpadded; the 9-digit fraction is CLOCK_MONOTONIC, so only whole seconds are wall-clock.
     id: 'cpp-new',
+    pytorch: true,
     re: CPP_NEW,
     anywhere: anywhere(CPP_NEW),
     implies: '2.4+',
@@ -75,6 +77,7 @@ export const FORMAT_PREFIXES: PrefixRow[] = [
   {
     // 1.13 C++ through glog proper: `E20261129 18:11:37.385901 16422 socket.cpp:860] ` — has the year.
     id: 'cpp-glog-year',
+    pytorch: true,
     re: CPP_GLOG_YEAR,
     anywhere: anywhere(CPP_GLOG_YEAR),
     apply: (g, out) => {
@@ -88,6 +91,7 @@ export const FORMAT_PREFIXES: PrefixRow[] = [
   },
   {
     id: 'cpp-old',
+    pytorch: true,
     re: CPP_OLD,
     anywhere: anywhere(CPP_OLD),
     apply: (g, out) => {
@@ -102,6 +106,7 @@ export const FORMAT_PREFIXES: PrefixRow[] = [
   {
     // 2.1–2.2: `[2024-03-12 08:22:45,549] torch.distributed.launcher.api: [INFO] `.
     id: 'bracket',
+    pytorch: true,
     re: BRACKET,
     anywhere: anywhere(BRACKET),
     implies: '2.1–2.2',
@@ -117,6 +122,7 @@ export const FORMAT_PREFIXES: PrefixRow[] = [
   {
     // 1.13–2.0 root basicConfig: no time at all. Anywhere only with a torch logger: `INFO:root:` is anyone's.
     id: 'basic',
+    pytorch: true,
     re: BASIC,
     anywhere: anywhere(BASIC_TORCH),
     implies: '≤2.0',
@@ -129,6 +135,7 @@ export const FORMAT_PREFIXES: PrefixRow[] = [
   {
     // etcd rendezvous handler's own format.
     id: 'etcd',
+    pytorch: true,
     re: /^(?<lvl>DEBUG|INFO|WARNING|ERROR|CRITICAL) (?<t>(?<Y>\d{4})-(?<M>\d{2})-(?<D>\d{2}) (?<h>\d{2}):(?<m>\d{2}):(?<s>\d{2}),(?<f>\d{3})) /,
     apply: (g, out) => {
       pushClock(out, isoClock('etcd', g, g.t!, false));
@@ -139,6 +146,7 @@ export const FORMAT_PREFIXES: PrefixRow[] = [
   {
     // torchelastic 0.2 and torch 1.9–1.10's elastic: `[INFO] 2021-06-29 12:04:55,391 api: `.
     id: 'torchelastic',
+    pytorch: true,
     re: TORCHELASTIC,
     anywhere: anywhere(TORCHELASTIC),
     implies: '≤1.10',
@@ -188,6 +196,42 @@ export const FORMAT_PREFIXES: PrefixRow[] = [
     msgPrefix: (g) => `${g.code}: `,
     samples: [
       'EI0006: [PID: 1292363] 2025-04-08-18:07:20.444.436 Getting socket times out. Reason: Remote Rank did not send the data in time.',
+    ],
+  },
+  {
+    // torch_npu and other C++ extensions through glog without a time: `W NPUStream.cpp:409] `.
+    id: 'cpp-bare',
+    re: /^(?<lvl>[IWEF]) (?<file>[\w.-]{1,200}\.(?:cpp|cc|cxx|h|hpp|ts)):(?<line>\d{1,7})\] /,
+    apply: (g, out) => {
+      out.level = LEVELS[g.lvl!] ?? null;
+      out.origin = g.file!;
+    },
+    samples: ['W NPUStream.cpp:409] Warning: NPU warning, error code is 507046[Error]: '],
+  },
+  {
+    // DeepSpeed and dlrover: `[2023-09-08 14:25:23,207] [INFO] [training.py:480:launch_agent] msg`.
+    id: 'deepspeed',
+    re: /^\[(?<t>(?<Y>\d{4})-(?<M>\d{2})-(?<D>\d{2}) (?<h>\d{2}):(?<m>\d{2}):(?<s>\d{2}),(?<f>\d{3}))\] \[(?<lvl>DEBUG|INFO|WARNING|ERROR|CRITICAL)\] \[(?<file>[\w.-]{1,200}\.py):(?<line>\d{1,7}):(?<fn>\w{1,120})\] /,
+    apply: (g, out) => {
+      pushClock(out, isoClock('deepspeed', g, g.t!, false));
+      out.level = g.lvl!;
+      out.origin = g.file!;
+    },
+    samples: [
+      '[2023-09-08 14:25:23,210] [INFO] [training.py:480:launch_agent] Starting elastic_operator with launch configs:',
+    ],
+  },
+  {
+    // vLLM: `ERROR 02-17 07:44:33 engine.py:366] msg` (no year).
+    id: 'vllm',
+    re: /^(?<lvl>DEBUG|INFO|WARNING|ERROR|CRITICAL) (?<M>\d{2})-(?<D>\d{2}) (?<t>(?<h>\d{2}):(?<m>\d{2}):(?<s>\d{2})) (?<file>[\w.-]{1,200}\.py):(?<line>\d{1,7})\] /,
+    apply: (g, out) => {
+      pushClock(out, clockNoYear('vllm', g, `${g.M}-${g.D} ${g.t}`, 1000));
+      out.level = g.lvl!;
+      out.origin = g.file!;
+    },
+    samples: [
+      'ERROR 02-17 07:44:33 engine.py:366] RuntimeError: NCCL error: internal error - please report this issue to the NCCL developers',
     ],
   },
   {

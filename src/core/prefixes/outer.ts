@@ -45,7 +45,8 @@ export const OUTER_PREFIXES: PrefixRow[] = [
   {
     // `| ts '[%Y-%m-%d %H:%M:%S]'` style stamping of a whole stream.
     id: 'ts-bracket',
-    re: /^\[(?<t>(?<Y>\d{4})-(?<M>\d{2})-(?<D>\d{2})[ T](?<h>\d{2}):(?<m>\d{2}):(?<s>\d{2})(?:[.,](?<f>\d{1,6}))?)\] (?!\S+: \[(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\])/,
+    // Not the 2.1–2.2 format (`] logger: [INFO]`) nor DeepSpeed's (`] [INFO] [file.py:N:fn]`): those are formats.
+    re: /^\[(?<t>(?<Y>\d{4})-(?<M>\d{2})-(?<D>\d{2})[ T](?<h>\d{2}):(?<m>\d{2}):(?<s>\d{2})(?:[.,](?<f>\d{1,6}))?)\] (?!\S+: \[(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\]|\[(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\] \[[\w.-]+\.py:\d)/,
     apply: (g, out) => pushClock(out, isoClock('ts-bracket', g, g.t!, false)),
     samples: [
       "[2026-11-30 09:12:44] INFO:torch.distributed.elastic.agent.server.api:[default] Rendezvous'ing worker group",
@@ -83,6 +84,7 @@ export const OUTER_PREFIXES: PrefixRow[] = [
     apply: (g, out) => {
       out.host = `task ${g.task}`;
       out.hostKeysStream = true;
+      out.hostIsLabel = true;
     },
     samples: [
       '[Auto Resume] Info: JobID: 4411 TaskID: 3 torch.distributed.elastic.rendezvous.api.RendezvousTimeoutError',
@@ -96,6 +98,7 @@ export const OUTER_PREFIXES: PrefixRow[] = [
     apply: (g, out) => {
       out.host = g.file!;
       out.hostKeysStream = true;
+      out.hostIsLabel = true;
     },
     samples: [
       'logs/node2.log:E1201 09:00:01.116000 882 torch/distributed/elastic/agent/server/api.py:689] Error waiting on exit barrier. Elapsed: 300.1 seconds',

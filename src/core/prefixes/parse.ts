@@ -20,6 +20,7 @@ function empty(): ParsedLine {
     slurm: null,
     host: null,
     hostKeysStream: false,
+    hostIsLabel: false,
     tee: null,
     ranks: [],
     format: null,
@@ -30,6 +31,7 @@ function empty(): ParsedLine {
     outer: [],
     wrapper: null,
     c10dTag: false,
+    pytorchFormat: false,
   };
 }
 
@@ -61,6 +63,7 @@ function matchOuter(rest: string, out: ParsedLine): { len: number } | null {
 function applyFormat(r: PrefixRow, m: RegExpExecArray, out: ParsedLine): void {
   r.apply(m.groups ?? {}, out, m[0]);
   out.format = r.id;
+  out.pytorchFormat = r.pytorch === true;
 }
 
 /** The earliest PyTorch format prefix after position 0, or null. */

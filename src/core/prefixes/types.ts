@@ -9,6 +9,8 @@ export interface ParsedLine {
   host: string | null;
   /** The wrapper that names `host` splits streams (several nodes in one file). */
   hostKeysStream: boolean;
+  /** `host` is a label, not a host name: grep's file name, a task number. It tells streams apart only. */
+  hostIsLabel: boolean;
   /** torchrun `--tee` role and local rank (`[default0]:`, torchx `[0]:`). */
   tee: { role: string; localRank: number } | null;
   /** `[rankN]:` prefixes, in order. */
@@ -28,6 +30,8 @@ export interface ParsedLine {
   wrapper: string | null;
   /** The line carries a `[c10d]` tag (c10d's C++ logging): PyTorch distributed printed it. */
   c10dTag: boolean;
+  /** The format is one PyTorch prints (glog, C++, bracket, basic, torchelastic); false for other programs' formats. */
+  pytorchFormat: boolean;
 }
 
 export type Groups = Record<string, string | undefined>;
@@ -45,6 +49,8 @@ export interface PrefixRow {
   implies?: string;
   /** A version of `re` searched anywhere in the line, for PyTorch formats behind wrappers no row knows. */
   anywhere?: RegExp;
+  /** A format PyTorch itself prints (its lines are PyTorch's whatever the logger says). */
+  pytorch?: boolean;
   /** Only at the start of the line, before any tee/rank prefix (a task label or a host). */
   lineStartOnly?: boolean;
   /** Text kept at the start of the message (a CANN code the catalogue reads). */

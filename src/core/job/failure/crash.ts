@@ -7,8 +7,8 @@ import { WAIT_STAGES, type NodeView } from './view';
 // init_process_group: they then wait for its ranks until their limit runs out. The crash is the cause; the
 // waits are consequences, whatever limit they hit.
 
-/** Stages in which a node waits for the ranks of other nodes' workers. */
-const WORKER_WAITS: FailureStage[] = ['pg-init', 'comm-init', 'rank-assignment'];
+/** Stages in which a node waits for the ranks (or the agent) of another node: a crash there leaves them waiting. */
+const WORKER_WAITS: FailureStage[] = ['pg-init', 'comm-init', 'rank-assignment', 'exit-barrier'];
 
 export interface Crash {
   crashers: string[];
@@ -17,14 +17,15 @@ export interface Crash {
 }
 
 export function workerCrash(views: NodeView[], own: Map<string, LogEvent>): Crash | null {
-  const primary = [...own.entries()].filter(([, e]) => e.role === 'primary');
-  const crashed = primary.filter(([, e]) => e.stage === 'worker-error');
+  const primary = [...own.entries()].filter(([, e]) => e.role === 'primary' || e.stage === 'exit-barrier');
+  const crashed = [...own.entries()].filter(([, e]) => e.stage === 'worker-error');
   const waiting = primary.filter(([, e]) => WORKER_WAITS.includes(e.stage!));
   if (crashed.length === 0 || waiting.length === 0) return null;
   const viewOf = new Map(views.map((v) => [v.node.id, v]));
   // With times, the crash must come before the waits end (a crash after them is a consequence too).
   const t = (id: string, e: LogEvent) => viewOf.get(id)!.timeOf(e);
-  const firstWaitEnd = Math.min(...waiting.map(([id, e]) => t(id, e) ?? Infinity));
+  let firstWaitEnd = Infinity;
+  for (const [id, e] of waiting) firstWaitEnd = Math.min(firstWaitEnd, t(id, e) ?? Infinity);
   const causes = crashed.filter(([id, e]) => (t(id, e) ?? -Infinity) <= firstWaitEnd);
   if (causes.length === 0) return null;
   const stages = waiting.map(([, e]) => e.stage!);

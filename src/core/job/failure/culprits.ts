@@ -51,6 +51,8 @@ export interface CulpritInput {
   restartCause: { nodes: string[]; stage: FailureStage } | null;
   /** The limit the failing nodes waited, when the logs state it (or it is inferred): null when only assumed. */
   statedLimitSeconds: number | null;
+  /** The limit assumed from the defaults when none is stated. */
+  assumedLimitSeconds: number | null;
 }
 
 /** A lag this far below the limit that fired could not have made the others give up. */
@@ -69,6 +71,14 @@ export function findCulprits(x: CulpritInput): Culprits {
   const reasons: Reason[] = [];
   const late = new Set<string>();
   const { views, own, stage, choice, host } = x;
+
+  // 0. A node whose own GPU or driver failed is the cause, whatever the others then waited for.
+  const faulty = [...own.entries()].filter(([, e]) => effectsOf(e.id).localFault).map(([id]) => id);
+  if (faulty.length) {
+    for (const id of faulty) late.add(id);
+    reasons.push({ code: 'local-fault', values: { nodes: faulty } });
+    return { late, reasons, missingLikely: false };
+  }
 
   // 1. The store host, when the clients failed to reach it and nobody did in time.
   if (!choice.hostWasUp && CONNECT_STAGES.includes(stage)) {
@@ -90,6 +100,16 @@ export function findCulprits(x: CulpritInput): Culprits {
       reasons.push({ code: 'host-late-by-launch', values: { host: host.node.id, lag: host.node.lagSeconds } });
   }
 
+  // 1b. A node that never started torchrun is who the others waited for, whatever stage they gave up in.
+  if (late.size === 0) {
+    const never = views.filter((v) => effectsOf(own.get(v.node.id)?.id ?? '').neverLaunched).map((v) => v.node.id);
+    const waiters = [...own.keys()].filter((id) => !never.includes(id));
+    if (never.length && waiters.length) {
+      for (const id of never) late.add(id);
+      reasons.push({ code: 'never-launched', values: { nodes: never, waiters } });
+    }
+  }
+
   // 2. A waited-for store key names the rank (and so the node) that never wrote it.
   const named = new Set<string>();
   for (const v of views)
@@ -107,6 +127,74 @@ export function findCulprits(x: CulpritInput): Culprits {
         });
       }
     }
+
+  // 2b. A message that names the rank it waited for (ncclUniqueId comes from global rank 0).
+  for (const v of views)
+    for (const e of v.events) {
+      const rank = effectsOf(e.id).waitsForGlobalRank;
+      if (rank === undefined || e.stage !== stage) continue;
+      const owner = views.find((w) => w.node.globalRanks.includes(rank)) ?? views.find((w) => w.node.groupRank === 0);
+      if (!owner || owner === v || named.has(owner.node.id)) continue;
+      named.add(owner.node.id);
+      late.add(owner.node.id);
+      reasons.push({ code: 'waits-for-rank', values: { waiter: v.node.id, rank, node: owner.node.id } });
+    }
+
+  // 2c. Nodes that only found the rendezvous closed came after the round formed without them.
+  if (
+    late.size === 0 &&
+    stage === 'rendezvous-closed' &&
+    [...own.values()].every((e) => e.stage === 'rendezvous-closed')
+  ) {
+    const nodes = [...own.keys()];
+    for (const id of nodes) late.add(id);
+    reasons.push({ code: 'arrived-after-close', values: { nodes } });
+  }
+
+  // 2d. Communicator setup failing on several nodes further apart than its connect timeout: the later ones
+  // came late (CANN's own advice for EI0006 says the same). With only the default to go by, the reason says so.
+  const connectLimit = x.statedLimitSeconds ?? x.assumedLimitSeconds;
+  if (late.size === 0 && stage === 'comm-init' && connectLimit !== null) {
+    const times = [...own.entries()]
+      .filter(([, e]) => e.stage === 'comm-init')
+      .map(([id, e]) => ({ id, t: views.find((w) => w.node.id === id)!.timeOf(e) }))
+      .filter((x): x is { id: string; t: number } => x.t !== null);
+    if (times.length >= 2) {
+      let t0 = Infinity;
+      for (const { t } of times) t0 = Math.min(t0, t);
+      const later = times.filter(({ t }) => t - t0 > connectLimit * 1000).map(({ id }) => id);
+      if (later.length && later.length < times.length) {
+        for (const id of later) late.add(id);
+        const assumed = x.statedLimitSeconds === null ? 1 : 0;
+        reasons.push({ code: 'failed-later', values: { nodes: later, limit: connectLimit, assumed } });
+      }
+    }
+  }
+
+  // 2e. Agents that met at one endpoint with different rendezvous ids: the odd ones out could never meet.
+  if (late.size === 0) {
+    const byRun = new Map<string, string[]>();
+    for (const v of views) if (v.node.runId) byRun.set(v.node.runId, [...(byRun.get(v.node.runId) ?? []), v.node.id]);
+    if (byRun.size > 1) {
+      const groups = [...byRun.entries()].sort((a, b) => b[1].length - a[1].length);
+      const [top, next] = groups;
+      if (top![1].length > next![1].length) {
+        const odd = groups.slice(1).flatMap(([, ids]) => ids);
+        for (const id of odd) late.add(id);
+        reasons.push({
+          code: 'run-id-odd',
+          values: {
+            nodes: odd,
+            id: groups
+              .slice(1)
+              .map(([r]) => r)
+              .join(', '),
+            others: top![0],
+          },
+        });
+      }
+    }
+  }
 
   // 3. Launch times on consistent clocks outrank who "arrived after the others gave up".
   const suspect = new Set(x.offsets.filter((o) => o.kind === 'clock' && !o.applied).map((o) => o.node));

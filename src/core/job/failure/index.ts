@@ -1,11 +1,13 @@
 import type { ClockOffset, EvidenceLine, Failure, JobFacts, LogEvent, Note, Reason } from '../../model';
+import { effectsOf } from '../../catalogue';
+import { endpointHost } from '../../identity';
 import type { LimitInForce } from '../../thresholds';
 import { reachedStore } from '../storeHost';
 import { restartCause, workerCrash } from './crash';
 import { findCulprits } from './culprits';
 import { limitFired } from './limit';
 import { nodeFailure } from './own';
-import { chooseStage, type StageChoice } from './stage';
+import { chooseStage, isConnectFailure, type StageChoice } from './stage';
 import { CONNECT_STAGES, WAIT_STAGES, type NodeView } from './view';
 
 export type { NodeView } from './view';
@@ -29,6 +31,74 @@ export interface FailureInput {
   missing: string[];
 }
 
+/** `host` and `host.domain` name the same machine. */
+function sameHost(a: string, b: string): boolean {
+  const short = (h: string) => h.toLowerCase().split('.')[0]!;
+  return a.toLowerCase() === b.toLowerCase() || (!/^\d/.test(a) && !/^\d/.test(b) && short(a) === short(b));
+}
+
+/** Digits only, or 0.0.0.x: what a number given as a host name resolves to. */
+function bogusHost(host: string): string | null {
+  if (/^\d{1,12}$/.test(host)) {
+    const n = Number(host);
+    return [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.');
+  }
+  return /^0\.0\.0\.\d{1,3}$|^\[?::ffff:0\.0\.0\.\d{1,3}\]?$/.test(host) ? host.replace(/^\[?::ffff:|\]$/g, '') : null;
+}
+
+/**
+ * The store host when no log of it was given: the endpoint the agents used, else the host their connect
+ * failures name. A host name that is really a number is the address being wrong, not a node being late.
+ */
+function absentHost(x: FailureInput, own: Map<string, LogEvent>, reasons: Reason[]): string[] {
+  const named = [...own.values()]
+    .flatMap((e) => [
+      e,
+      ...x.views.flatMap((v) => v.events.filter((y) => y.file === e.file && y.line <= e.line && e.line - y.line < 400)),
+    ])
+    .map((e) => e.fields.host ?? e.fields.host2)
+    .find((h): h is string => typeof h === 'string' && h.length > 0);
+  const host = x.facts.rdzvEndpoint ? endpointHost(x.facts.rdzvEndpoint) : named;
+  if (!host) return [];
+  const resolved = bogusHost(host);
+  if (resolved !== null) {
+    reasons.push({ code: 'bad-address', values: { host, resolved } });
+    return [];
+  }
+  // Every node of the job is here and every one failed as a client: none of them served the store at that
+  // address (an agent hosts it only when the endpoint is its own name or address), so no node was late.
+  const all = x.facts.nnodes !== null && x.views.length >= x.facts.nnodes && x.missing.length === 0;
+  if (all && x.views.every((v) => CONNECT_STAGES.includes(own.get(v.node.id)?.stage ?? 'other'))) {
+    reasons.push({ code: 'host-not-served', values: { host, nodes: x.views.length } });
+    return [];
+  }
+  // The name never resolved: whether that host was up is unknown, so it is not named as the late one.
+  const unresolved = x.views.some((v) =>
+    v.events.some(
+      (e) => effectsOf(e.id).nameUnresolved && e.fields.host !== undefined && sameHost(e.fields.host, host),
+    ),
+  );
+  if (unresolved) {
+    reasons.push({ code: 'name-unresolved', values: { host } });
+    return [];
+  }
+  if (!reasons.some((r) => r.code === 'host-absent'))
+    reasons.push({ code: 'host-absent', values: { host, missing: x.missing } });
+  return [host];
+}
+
+/** Workers that could not reach MASTER_ADDR because it is a number, not a host: the address is wrong. */
+function badWorkerAddress(own: Map<string, LogEvent>, reasons: Reason[]): void {
+  for (const e of own.values()) {
+    const host = e.stage === 'pg-init' && isConnectFailure(e) ? (e.fields.host ?? e.fields.host2) : undefined;
+    const resolved = host ? bogusHost(host) : null;
+    if (host && resolved !== null) {
+      reasons.push({ code: 'bad-address', values: { host, resolved } });
+      return;
+    }
+  }
+}
+
 /** A primary failure while waiting for others inside the store (rank assignment, a wait in the rendezvous). */
 function waitedInStore(e: LogEvent | undefined): boolean {
   return e !== undefined && e.role === 'primary' && e.stage !== undefined && WAIT_STAGES.includes(e.stage);
@@ -50,11 +120,23 @@ function inferHost(x: FailureInput, own: Map<string, LogEvent>): { view: NodeVie
   };
 }
 
+const LOOPBACK = /^(?:localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[?::1\]?|\[?::ffff:127\.[\d.]{1,11}\]?)$/i;
+
+/**
+ * In a one-node job the agent's store is its own (on loopback): a client that cannot reach another address
+ * is a worker's, connecting to MASTER_ADDR in init_process_group.
+ */
+function workersOfOneNode(e: LogEvent, facts: JobFacts): LogEvent {
+  if (facts.maxNodes !== 1 || !isConnectFailure(e) || e.stage === 'pg-init') return e;
+  const host = e.fields.host ?? e.fields.host2;
+  return host && !LOOPBACK.test(host) ? { ...e, stage: 'pg-init' } : e;
+}
+
 export function analyseFailure(x: FailureInput): { failure: Failure | null; notes: Note[] } {
   const own = new Map<string, LogEvent>();
   for (const v of x.views) {
     const f = nodeFailure(v.events);
-    if (f) own.set(v.node.id, f);
+    if (f) own.set(v.node.id, workersOfOneNode(f, x.facts));
   }
   if (own.size === 0) return { failure: null, notes: [] };
 
@@ -100,8 +182,14 @@ export function analyseFailure(x: FailureInput): { failure: Failure | null; note
         host,
         restartCause: restartCause(x.views),
         statedLimitSeconds: waitedLimit && waitedLimit.from !== 'default' ? waitedLimit.seconds : null,
+        assumedLimitSeconds: waitedLimit && waitedLimit.from === 'default' ? waitedLimit.seconds : null,
       });
   const late = culprits.late;
+  // A node whose own workers crashed is the culprit of a worker error (the ChildFailedError host).
+  if (!crash && stage === 'worker-error' && late.size === 0)
+    for (const [id, e] of own) if (e.stage === 'worker-error') late.add(id);
+  const absent = late.size === 0 && CONNECT_STAGES.includes(stage) && !host ? absentHost(x, own, culprits.reasons) : [];
+  if (late.size === 0 && stage === 'pg-init') badWorkerAddress(own, culprits.reasons);
 
   const reportedBy = pool.filter(([id, e]) => (crash || e.stage === stage) && !late.has(id)).map(([id]) => id);
   const reporters = reportedBy.length ? reportedBy : pool.filter(([, e]) => e.stage === stage).map(([id]) => id);
@@ -121,6 +209,7 @@ export function analyseFailure(x: FailureInput): { failure: Failure | null; note
       stage,
       reportedBy: reporters,
       lateNodes: [...late].sort(),
+      absent,
       timeoutSeconds: limit?.seconds ?? null,
       limit,
       reasoning: [...reasons, ...choice.reasons, ...culprits.reasons],

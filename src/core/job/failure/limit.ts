@@ -72,7 +72,9 @@ export function limitFired(
   limits: LimitInForce[],
 ): { limit: LimitFired | null; notes: Note[] } {
   const dynamic = facts.backend === 'c10d' || facts.backend === 'etcd-v2';
-  const id = limitIdFor(stage, dynamic, hasStoreSync(facts));
+  // HCCL builds its links against its own connect timeout, not the process group's.
+  const hccl = stage === 'comm-init' && fired.some((f) => effectsOf(f.event.id).comm === 'hccl');
+  const id = hccl ? 'hccl-connect' : limitIdFor(stage, dynamic, hasStoreSync(facts));
   // 1. Printed by the failure itself, or by the lines of its chain (the connect timeout inside a
   // RendezvousConnectionError's traceback).
   for (const event of stating(fired, stage)) {

@@ -1,6 +1,6 @@
 import { effectsOf } from '../../catalogue';
 import type { LogEvent } from '../../model';
-import { lastRound } from '../attempts';
+import { endsInRestart, lastRound } from '../attempts';
 import { CONNECT_STAGES, isFailureSignal } from './view';
 
 // A node's own failure: the exception that ended its agent — its last primary signal, specific stages first.
@@ -13,7 +13,11 @@ import { CONNECT_STAGES, isFailureSignal } from './view';
 const specific = (e: LogEvent) => e.stage !== 'other' && e.stage !== 'worker-error';
 
 export function nodeFailure(events: LogEvent[]): LogEvent | null {
-  const round = lastRound(events);
+  const last = lastRound(events);
+  // A log that ends right after a restart shows no outcome of the new round: the failure that caused the
+  // restart is what the log shows of how the node ended.
+  const inconclusive = endsInRestart(events) && !last.some((e) => isFailureSignal(e) && e.role === 'primary');
+  const round = inconclusive ? events : last;
   const finishedAt = new Map<string, number>();
   const reachedUntil = new Map<string, number>();
   for (const e of round) {

@@ -1,0 +1,106 @@
+import type { CatalogueEntry } from './types';
+
+// Ascend: CANN error codes and torch_npu's errors, as Ascend jobs print them (a code line `EI0006: [PID: n] ts
+// text`, with or without the pid, then an indented Solution block). Connect codes (EI0006, EJ0001) are
+// communicator setup; execution codes (EI0002, EE1002, EH9999, 507046) are collectives that never finished.
+// Meanings and knobs: CANN docs (HCCL_CONNECT_TIMEOUT, HCCL_EXEC_TIMEOUT); shapes: Ascend issue threads
+// (vllm-ascend, MindSpeed, LLaMA-Factory), own values.
+
+export const CANN: CatalogueEntry[] = [
+  {
+    id: 'cann-ei0006',
+    kind: 'failure',
+    anchors: ['EI0006'],
+    pattern:
+      'EI0006\\)?:?\\s{0,8}(?:\\[PID: \\d{1,9}\\]\\s{0,4})?(?:(?<time>\\d{4}-\\d\\d-\\d\\d-\\d\\d:\\d\\d:\\d\\d\\.\\d{3}\\.\\d{3})\\s{0,4})?(?<detail>.*)$',
+    samples: [
+      'EI0006: [PID: 1292363] 2025-04-08-18:07:20.444.436 Getting socket times out. Reason: Remote Rank did not send the data in time. Please check the reason for the rank being stuck',
+      '[PID: 812] 2025-12-02-07:46:19.787.356 Get_Socket_Timeout(EI0006): Getting socket times out. Reason: 1. The remote does not initiate a connect request.',
+    ],
+    effects: { comm: 'hccl', stage: 'comm-init', role: 'primary', timeField: 'time' },
+    versions: 'CANN (HCCL_CONNECT_TIMEOUT)',
+    source: 'CANN error code EI0006',
+  },
+  {
+    // A leftover process still holds the device: HCCP (the NPU's communication process) cannot start.
+    id: 'cann-ej0001',
+    kind: 'failure',
+    anchors: ['EJ0001'],
+    pattern: 'EJ0001:?\\s{0,8}(?:\\[PID: \\d{1,9}\\]\\s{0,4})?(?:[\\d:.-]{20,30}\\s{0,4})?(?<detail>.*)$',
+    samples: [
+      'EJ0001: 2024-06-17-15:42:08.167.645 Failed to initialize the HCCP process. Reason: Maybe the last training process is running.',
+    ],
+    effects: { comm: 'hccl', stage: 'comm-init', role: 'primary' },
+    versions: 'CANN',
+    source: 'CANN error code EJ0001',
+  },
+  {
+    // An AllReduce (or another HCCL task) waited HCCL_EXEC_TIMEOUT for a notify from a remote rank.
+    id: 'cann-ei0002',
+    kind: 'failure',
+    anchors: ['EI0002'],
+    pattern:
+      'EI0002:?\\s{0,8}(?:\\[PID: \\d{1,9}\\]\\s{0,4})?(?:[\\d:.-]{20,30}\\s{0,4})?(?<detail>.*?(?:remote rank:? ?\\[?(?<remote>\\d{1,10})\\]?)?.*)$',
+    samples: [
+      'EI0002: [PID: 27713] 2025-10-11-15:09:34.713.335 The wait execution of the Notify register times out. Reason: The Notify register has not received the Notify record from remote rank: [24].',
+    ],
+    effects: { comm: 'hccl', stage: 'collective-timeout', role: 'primary' },
+    versions: 'CANN (HCCL_EXEC_TIMEOUT)',
+    source: 'CANN error code EI0002',
+  },
+  {
+    id: 'cann-stream-sync-timeout',
+    kind: 'failure',
+    anchors: ['EE1002', 'EH9999'],
+    pattern:
+      '(?<code>EE1002|EH9999):?\\s{0,8}(?:\\[PID: \\d{1,9}\\]\\s{0,4})?(?:[\\d:.-]{20,30}\\s{0,4})?(?<detail>.*(?:[Ss]tream synchronize timeout|wait for compute device to finish failed|task timeout|Inner Error).*)$',
+    samples: [
+      'EE1002: 2024-10-08-22:31:00.041.231 Stream synchronize timeout. rtDeviceSynchronize execute failed, reason=[stream sync timeout]',
+      'EH9999: 2024-08-21-02:16:40.450.757  wait for compute device to finish failed, runtime result = 107020.[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:161]',
+    ],
+    effects: { comm: 'hccl', stage: 'collective-timeout', role: 'primary' },
+    versions: 'CANN',
+    source: 'CANN error codes EE1002, EH9999',
+  },
+  {
+    // torch_npu's device synchronize failing with a timeout code (507046 / 107020): device work never finished.
+    id: 'npu-sync-error',
+    kind: 'failure',
+    anchors: ['NPU function error: aclrtSynchronize', 'NPU warning, error code is'],
+    pattern:
+      '(?:NPU function error: (?<fn>aclrtSynchronize\\w{0,40}), error code is (?<code>\\d{1,9})|NPU warning, error code is (?<code2>507046|107020))',
+    samples: [
+      'RuntimeError: npuSynchronizeDevice:torch_npu/csrc/core/npu/NPUStream.cpp:435 NPU function error: aclrtSynchronizeDevice, error code is 507046',
+      'W NPUStream.cpp:409] Warning: NPU warning, error code is 507046[Error]: ',
+    ],
+    effects: { comm: 'hccl', stage: 'collective-timeout', role: 'primary', refine: 'frames', refineTo: ['comm-init'] },
+    versions: 'torch_npu',
+    source: 'torch_npu/csrc/core/npu/NPUStream.cpp',
+  },
+  {
+    // torch_npu calling HCCL failed (communicator creation or an HCCL op): the code says why.
+    id: 'npu-hccl-error',
+    kind: 'failure',
+    anchors: ['HCCL function error', 'HCCL error in:', 'OPS function error: Hccl'],
+    pattern:
+      '(?:HCCL function error: (?<fn>\\w{1,80})\\(.{0,300}?\\), error code is (?<code>\\d{1,9})|HCCL error in: (?<file>\\S{1,200})|OPS function error: (?<op>Hccl\\w{1,60}), error code is (?<code2>\\d{1,9}))',
+    samples: [
+      'RuntimeError: create_config:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:102 HCCL function error: hcclCommInitRootInfoConfig(numRanks, &rootInfo, rank, config, &(comm->hcclComm_)), error code is 7',
+      'RuntimeError: [ERROR] HCCL error in: torch_npu/csrc/distributed/ProcessGroupHCCL.cpp:64',
+      'RuntimeError: InnerRunOpApi:torch_npu/csrc/framework/OpParamMaker.cpp:281 OPS function error: HcclAllreduce, error code is 6',
+    ],
+    effects: { comm: 'hccl', stage: 'comm-init', role: 'primary' },
+    versions: 'torch_npu',
+    source: 'torch_npu/csrc/distributed/ProcessGroupHCCL.cpp, OpParamMaker.cpp',
+  },
+  {
+    id: 'npu-err-code',
+    kind: 'error',
+    anchors: [' ERR0'],
+    pattern: '(?<code>ERR0\\d{4}) (?<text>(?:OPS|DIST) call (?:acl|hccl) api failed)',
+    samples: ['[ERROR] 2025-05-19-10:33:48 (PID:3301874, Device:5, RankID:5) ERR01100 OPS call acl api failed.'],
+    effects: { comm: 'hccl', stage: 'comm-init', role: 'consequence' },
+    versions: 'torch_npu',
+    source: 'torch_npu error codes (ERR01100, ERR02200)',
+  },
+];
