@@ -41,7 +41,8 @@ describe('skewscope CLI', () => {
       'skewscope: FAILED — waiting in the rendezvous for all nodes (rendezvous timeout)',
     );
     expect(r.out).toContain('[SKEW_EXCEEDS_RDZV_TIMEOUT]');
-    expect(r.out).toContain('$ torchrun --rdzv_conf="timeout=1800" …');
+    // The job typed its own --rdzv_conf, so the advice replaces that flag rather than exporting PET_RDZV_CONF.
+    expect(r.out).toContain('In the torchrun command of every node:\n       --rdzv_conf="timeout=1800"');
   });
 
   it('exit 0 for a healthy job; --json is the documented model', () => {

@@ -58,7 +58,7 @@ describe('diagnosis on real scenarios', () => {
     expect(codes(dx).slice(0, 2).sort()).toEqual(['LATE_NODE', 'SKEW_EXCEEDS_RDZV_TIMEOUT']);
     const f = find(dx, 'SKEW_EXCEEDS_RDZV_TIMEOUT')!;
     expect(f.numbers).toMatchObject({ key: 'timeout', limit: 30, backend: 'static' });
-    expect(commands(dx)).toContain('torchrun --rdzv_conf="timeout=1800" …');
+    expect(commands(dx)).toContain('--rdzv_conf="timeout=1800"');
     expect(codes(dx)).not.toContain('SKEW_EXCEEDS_STORE_SYNC'); // 2.6 has no 300 s synchronize
     expect(dx.thresholds.find((t) => t.id === 'store-sync')!.applies).toBe(false);
     expect(dx.whatIf).toMatchObject({ allMadeIt: true, blockedBy: null });
@@ -70,8 +70,9 @@ describe('diagnosis on real scenarios', () => {
     const f = find(dx, 'SKEW_EXCEEDS_RDZV_TIMEOUT')!;
     expect(f.numbers).toMatchObject({ key: 'join_timeout', limit: 30, backend: 'c10d' });
     const rdzv = f.advice.find((a) => a.id === 'rdzv-conf')!;
-    expect(rdzv.command).toBe('torchrun --rdzv_conf="join_timeout=1800" …');
-    expect(rdzv.caveat).toMatch(/not an append argument/);
+    // join_timeout=30 was typed on the command line, which wins over PET_RDZV_CONF: the flag itself is replaced.
+    expect(rdzv).toMatchObject({ command: '--rdzv_conf="join_timeout=1800"', goesIn: 'torchrun' });
+    expect(rdzv.caveat).toMatch(/a second --rdzv_conf replaces the first/);
     expect(dx.thresholds.find((t) => t.id === 'rdzv-timeout')).toMatchObject({ applies: false });
     expect(dx.thresholds.find((t) => t.id === 'read-timeout')).toMatchObject({
       seconds: 60,

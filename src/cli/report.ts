@@ -51,7 +51,11 @@ export function renderReport(job: JobModel, dx: Diagnosis, lang: Lang): string {
     unique.forEach((a, i) => {
       lines.push(`${i + 1}. ${a.title}`);
       lines.push(indent(a.reason, '   '));
-      if (a.command) lines.push(`     $ ${a.command}`);
+      if (a.command && a.goesIn === 'shell') lines.push(`     $ ${a.command}`);
+      else if (a.command) {
+        lines.push(`     ${a.goesIn === 'script' ? u.goesInScript : u.goesInTorchrun}:`);
+        lines.push(`       ${a.command}`);
+      }
       if (a.caveat) lines.push(indent(`(${a.caveat})`, '   '));
     });
   }

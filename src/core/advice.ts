@@ -1,8 +1,11 @@
-import type { JobModel } from './model';
+import type { JobFacts, JobModel } from './model';
 import { RECOMMENDED_RDZV_SECONDS, hasStoreSync, type LimitInForce } from './thresholds';
 
-// Remediation commands, derived from the job: its backend, its version, the keys it already set and the skew
-// it showed. Texts live in diagnosisText.ts; this file decides the values.
+// Remediation commands, derived from the job: its backend, its version, the keys it already set, how torch was
+// installed and the skew it showed. Each command runs as shown: one line, no placeholder inside it, no comment
+// (what to do with it lives in the advice's words, in diagnosisText.ts). torchrun reads any flag the command
+// line leaves out from PET_<FLAG> (torch/distributed/argparse_util.py, 1.9–2.6), which makes an `export` the
+// runnable form of a flag.
 
 /** Every advice id, for readers that validate what they are given (share links). */
 export const ADVICE_IDS = [
@@ -36,10 +39,15 @@ export type AdviceId =
   | 'check-endpoint'
   | 'same-rdzv-id';
 
+/** Where a command goes: a shell on every node before torchrun, the training script, the torchrun command line. */
+export type CommandPlace = 'shell' | 'script' | 'torchrun';
+
 export interface AdviceSpec {
   id: AdviceId;
   /** The exact change to copy, when there is one. */
   command: string | null;
+  /** Where it goes (null without a command). */
+  goesIn: CommandPlace | null;
   /** Values the texts refer to. */
   values: Record<string, string | number>;
 }
@@ -56,13 +64,15 @@ export interface RdzvConfInput {
   /** The store host was late: c10d clients then need a longer read_timeout to connect at all. */
   hostLagSeconds: number | null;
   hostLate: boolean;
+  /** How the command is given, when already decided (a share link rebuilding the sender's advice). */
+  form?: 'env' | 'flag';
 }
 
 /**
  * One `--rdzv_conf` value with every key that matters for the backend. It is not an append argument:
  * a second `--rdzv_conf` replaces the first, so the user's own keys are carried over.
  */
-export function rdzvConfAdvice({ job, skewSeconds, hostLagSeconds, hostLate }: RdzvConfInput): AdviceSpec {
+export function rdzvConfAdvice({ job, skewSeconds, hostLagSeconds, hostLate, form: given }: RdzvConfInput): AdviceSpec {
   const backend = job.job.backend ?? 'static';
   const dynamic = backend === 'c10d' || backend === 'etcd-v2';
   const keys: Record<string, string> = {};
@@ -89,71 +99,85 @@ export function rdzvConfAdvice({ job, skewSeconds, hostLagSeconds, hostLate }: R
   const value = Object.entries(keys)
     .map(([k, v]) => `${k}=${v}`)
     .join(',');
+  // Keys the user typed came from a --rdzv_conf of theirs, which would win over the environment: edit that one.
+  const typed = Object.keys(job.job.rdzvConfigs ?? {}).some(
+    (k) => k !== 'rank' && !job.job.rdzvConfigsDefaulted.includes(k),
+  );
+  const form = given ?? (typed ? 'flag' : 'env');
   return {
     id: 'rdzv-conf',
-    command: `torchrun --rdzv_conf="${value}" …`,
-    values: { value, seconds: t, backend, key: dynamic ? 'join_timeout' : 'timeout' },
+    command: form === 'env' ? `export PET_RDZV_CONF="${value}"` : `--rdzv_conf="${value}"`,
+    goesIn: form === 'env' ? 'shell' : 'torchrun',
+    values: { value, seconds: t, backend, key: dynamic ? 'join_timeout' : 'timeout', form },
   };
 }
 
-export function upgradeAdvice(limit: number): AdviceSpec {
+/** How to upgrade depends on how torch was installed: pip can, a distribution's package cannot reach 2.4. */
+export function upgradeAdvice(limit: number, install: JobFacts['torchInstall']): AdviceSpec {
+  const how = install?.kind ?? 'unknown';
   return {
     id: 'upgrade-torch',
-    command: `pip install 'torch>=2.4'   # then: torchrun --rdzv_conf="timeout=${limit}" …`,
-    values: { seconds: limit },
+    command: how === 'pip' ? `python3 -m pip install --upgrade 'torch>=2.4'` : null,
+    goesIn: how === 'pip' ? 'shell' : null,
+    values: { seconds: limit, install: how },
   };
 }
 
 /** torch ≤ 2.3: the 300 s default of store_util.synchronize, raised in the installed file on every node. */
 export function patchSynchronizeAdvice(job: JobModel, seconds: number): AdviceSpec | null {
   if (!hasStoreSync(job)) return null;
-  const file = `"$(python -c 'import torch.distributed.elastic.utils.store as m; print(m.__file__)')"`;
+  // python3: Debian's torch has no `python`; every venv and conda env has python3 too.
+  const file = `"$(python3 -c 'import torch.distributed.elastic.utils.store as m; print(m.__file__)')"`;
   return {
     id: 'patch-synchronize',
     command: `sed -i 's/barrier_timeout: float = 300/barrier_timeout: float = ${seconds}/' ${file}`,
+    goesIn: 'shell',
     values: { seconds },
   };
 }
 
+/** A change to the job script, not a command: where the download goes. */
 export function stageDataAdvice(): AdviceSpec {
-  return {
-    id: 'stage-data',
-    command:
-      'torchrun … train.py   # download/unpack inside train.py after dist.init_process_group(), or stage the data before the job',
-    values: {},
-  };
+  return { id: 'stage-data', command: null, goesIn: null, values: {} };
 }
 
-export function pgTimeoutAdvice(seconds: number): AdviceSpec {
+export type PgBackend = 'nccl' | 'gloo' | 'hccl';
+
+/** The line in train.py, with the backend the logs show (none named: torch ≥ 2.0 picks one by device). */
+export function pgTimeoutAdvice(seconds: number, backend: PgBackend | null): AdviceSpec {
+  const arg = backend ? `"${backend}", ` : '';
   return {
     id: 'pg-timeout',
-    command: `dist.init_process_group(backend, timeout=datetime.timedelta(seconds=${seconds}))`,
-    values: { seconds },
+    command: `dist.init_process_group(${arg}timeout=datetime.timedelta(seconds=${seconds}))`,
+    goesIn: 'script',
+    values: { seconds, backend: backend ?? '' },
   };
 }
 
 export function hcclAdvice(connect: number): AdviceSpec {
   const v = Math.min(7200, Math.max(connect, 600));
-  return {
-    id: 'hccl-timeouts',
-    command: `export HCCL_CONNECT_TIMEOUT=${v}   # on every node, before torchrun; HCCL_EXEC_TIMEOUT likewise if execution waits`,
-    values: { seconds: v },
-  };
+  return { id: 'hccl-timeouts', command: `export HCCL_CONNECT_TIMEOUT=${v}`, goesIn: 'shell', values: { seconds: v } };
 }
 
 export function betterLogsAdvice(job: JobModel): AdviceSpec {
   const v = job.job.torchVersion ?? '';
   const glog = /^2\.(?:[3-9]|\d\d)|2\.3\+|2\.4\+/.test(v);
   const env = glog ? 'LOGLEVEL=INFO TORCH_LOGS=distributed' : 'LOGLEVEL=INFO';
-  return {
-    id: 'better-logs',
-    command: `${env} torchrun … 2>&1 | ts '[%Y-%m-%d %H:%M:%.S]' | tee node$NODE_RANK.log   # or: kubectl logs --timestamps POD`,
-    values: { env },
-  };
+  return { id: 'better-logs', command: `export ${env}`, goesIn: 'shell', values: { env } };
 }
 
-export function sameRdzvIdAdvice(): AdviceSpec {
-  return { id: 'same-rdzv-id', command: 'torchrun --rdzv_id="$JOB_ID" … # the same value on every node', values: {} };
+/** A rendezvous id safe to print in a shell line as it is. */
+const PLAIN_ID = /^[\w.:-]{1,64}$/;
+
+/** The id most nodes used, for the odd ones out; without one, the words say what to choose. */
+export function sameRdzvIdAdvice(id: string | null): AdviceSpec {
+  const plain = id !== null && PLAIN_ID.test(id) ? id : null;
+  return {
+    id: 'same-rdzv-id',
+    command: plain ? `--rdzv_id=${plain}` : null,
+    goesIn: plain ? 'torchrun' : null,
+    values: plain ? { id: plain } : {},
+  };
 }
 
 export function simpleAdvice(
@@ -161,7 +185,7 @@ export function simpleAdvice(
   command: string | null = null,
   values: AdviceSpec['values'] = {},
 ): AdviceSpec {
-  return { id, command, values };
+  return { id, command, goesIn: command === null ? null : 'shell', values };
 }
 
 /**

@@ -342,23 +342,34 @@ interface AdviceText {
 
 const ADVICE_EN: Record<AdviceId, AdviceText> = {
   'same-rdzv-id': {
-    title: () => 'Give every node the same --rdzv_id',
+    title: (v) =>
+      v.id
+        ? `Give every node the same --rdzv_id (${s(v.id)}, the one most nodes used)`
+        : 'Give every node the same --rdzv_id',
     reason: () =>
-      'Use one value known to all nodes before they start (the Slurm job id, the Kubernetes job name), not one generated per node.',
+      'Put it in the torchrun command of every node. Use one value known to all nodes before they start (the Slurm job id, the Kubernetes job name), not one generated per node.',
   },
   'rdzv-conf': {
-    title: (v) => `Raise the rendezvous limit: --rdzv_conf="${s(v.value)}"`,
+    title: (v) => `Raise the rendezvous limit to ${s(v.value)}`,
     reason: (v) =>
       v.backend === 'c10d'
         ? `The c10d backend waits join_timeout (not timeout) for all nodes, and clients wait read_timeout for the store host. ${s(v.seconds)} s covers the observed skew with margin.`
         : `The ${s(v.backend)} backend waits timeout for all nodes (and clients wait as long to reach the store host). ${s(v.seconds)} s covers the observed skew with margin.`,
-    caveat: () =>
-      'Give every key in one --rdzv_conf: it is not an append argument, a second --rdzv_conf replaces the first. Use the same value on every node.',
+    caveat: (v) =>
+      v.form === 'env'
+        ? 'Run it on every node before torchrun (or put it in the job script): torchrun reads PET_RDZV_CONF when its command has no --rdzv_conf. Every key goes in this one value, the same on every node.'
+        : 'Put it in place of the --rdzv_conf in the torchrun command of every node, with every key in that one flag: a second --rdzv_conf replaces the first. The same value on every node.',
   },
   'upgrade-torch': {
     title: () => 'Upgrade to torch 2.4 or newer',
     reason: (v) =>
-      `From 2.4 the rank assignment no longer runs the 300 s synchronize; it then waits as long as --rdzv_conf timeout (set it to ${s(v.seconds)}).`,
+      `${
+        v.install === 'distro'
+          ? 'This torch is the distribution’s python3-torch (/usr/lib/python3/dist-packages), which pip cannot upgrade: install torch ≥ 2.4 in a virtual environment (python3 -m venv), or use a release that ships it (Debian 13 has 2.6). '
+          : v.install === 'pip'
+            ? ''
+            : 'Upgrade it the way it was installed (pip, conda or the distribution’s package). '
+      }From 2.4 the rank assignment no longer runs the 300 s synchronize; it then waits as long as the rendezvous timeout (--rdzv_conf timeout=${s(v.seconds)}).`,
   },
   'patch-synchronize': {
     title: (v) => `Temporary: raise synchronize's 300 s default to ${s(v.seconds)} in the installed torch`,
@@ -378,13 +389,13 @@ const ADVICE_EN: Record<AdviceId, AdviceText> = {
   },
   'pg-timeout': {
     title: (v) => `Give init_process_group a longer timeout (${s(v.seconds)} s), or move the slow work after it`,
-    reason: () =>
-      'Workers wait in init_process_group for every rank; per-rank work before it (data loading, downloads, compilation) delays all ranks.',
+    reason: (v) =>
+      `Workers wait in init_process_group for every rank; per-rank work before it (data loading, downloads, compilation) delays all ranks. The line goes in the training script, which needs import datetime${v.backend ? '' : '; before torch 2.0, name the backend as its first argument'}.`,
   },
   'hccl-timeouts': {
     title: (v) => `Raise HCCL_CONNECT_TIMEOUT to ${s(v.seconds)}`,
     reason: () =>
-      'HCCL waits HCCL_CONNECT_TIMEOUT (default 120 s, max 7200) for links between NPUs; set it to the same value on all nodes before torchrun starts.',
+      'HCCL waits HCCL_CONNECT_TIMEOUT (default 120 s, max 7200) for links between NPUs; set it to the same value on all nodes before torchrun starts (HCCL_EXEC_TIMEOUT likewise if execution waits).',
   },
   'nccl-debug': {
     title: () => 'Debug the hang, not the startup',
@@ -394,7 +405,7 @@ const ADVICE_EN: Record<AdviceId, AdviceText> = {
   'better-logs': {
     title: (v) => `Capture times next time: ${s(v.env)}, and a timestamp on every line`,
     reason: () =>
-      'With LOGLEVEL=INFO the rendezvous milestones are printed; a timestamp per line (kubectl logs --timestamps, a `ts` pipe, or torch ≥ 2.1 formats) lets skew be measured.',
+      "Run it on every node before torchrun: with LOGLEVEL=INFO the rendezvous milestones are printed. A timestamp on every line lets skew be measured: read pods with kubectl logs --timestamps, or pipe the output through ts '[%Y-%m-%d %H:%M:%.S]' (moreutils); torch ≥ 2.1 formats carry one already.",
   },
   'clock-sync': {
     title: () => 'Synchronise the nodes’ clocks (chrony/NTP) or log in UTC',
@@ -413,23 +424,31 @@ const ADVICE_EN: Record<AdviceId, AdviceText> = {
 
 const ADVICE_ZH: Record<AdviceId, AdviceText> = {
   'same-rdzv-id': {
-    title: () => '给所有节点相同的 --rdzv_id',
+    title: (v) => (v.id ? `给所有节点相同的 --rdzv_id（${s(v.id)}，多数节点使用的值）` : '给所有节点相同的 --rdzv_id'),
     reason: () =>
-      '使用所有节点启动前都知道的同一个值（Slurm 作业 id、Kubernetes 作业名），而不是每个节点各自生成的值。',
+      '写进每个节点的 torchrun 命令。使用所有节点启动前都知道的同一个值（Slurm 作业 id、Kubernetes 作业名），而不是每个节点各自生成的值。',
   },
   'rdzv-conf': {
-    title: (v) => `调大 rendezvous 期限：--rdzv_conf="${s(v.value)}"`,
+    title: (v) => `把 rendezvous 期限调大为 ${s(v.value)}`,
     reason: (v) =>
       v.backend === 'c10d'
         ? `c10d 后端等待所有节点的时间由 join_timeout（而不是 timeout）决定，客户端等待 store 主机的时间由 read_timeout 决定。${s(v.seconds)} 秒可以覆盖观测到的启动时间差并留有余量。`
         : `${s(v.backend)} 后端等待所有节点的时间由 timeout 决定（客户端连接 store 主机也等待同样长）。${s(v.seconds)} 秒可以覆盖观测到的启动时间差并留有余量。`,
-    caveat: () =>
-      '所有参数写在同一个 --rdzv_conf 里：它不是追加参数，第二个 --rdzv_conf 会覆盖第一个。所有节点使用相同的值。',
+    caveat: (v) =>
+      v.form === 'env'
+        ? '在每个节点上、torchrun 启动前执行（或写进作业脚本）：torchrun 的命令中没有 --rdzv_conf 时会读取 PET_RDZV_CONF。所有参数都放在这一个值里，所有节点相同。'
+        : '用它替换每个节点 torchrun 命令中的 --rdzv_conf，所有参数写在这一个参数里：第二个 --rdzv_conf 会覆盖第一个。所有节点使用相同的值。',
   },
   'upgrade-torch': {
     title: () => '升级到 torch 2.4 或更新版本',
     reason: (v) =>
-      `从 2.4 起，rank 分配不再执行 300 秒的 synchronize；之后它的等待时间等于 --rdzv_conf timeout（设为 ${s(v.seconds)}）。`,
+      `${
+        v.install === 'distro'
+          ? '这里的 torch 是发行版的 python3-torch（/usr/lib/python3/dist-packages），无法用 pip 升级：请在虚拟环境（python3 -m venv）中安装 torch ≥ 2.4，或使用自带该版本的发行版（Debian 13 带 2.6）。'
+          : v.install === 'pip'
+            ? ''
+            : '按原来的安装方式升级（pip、conda 或发行版软件包）。'
+      }从 2.4 起，rank 分配不再执行 300 秒的 synchronize；之后它的等待时间等于 rendezvous 的 timeout（--rdzv_conf timeout=${s(v.seconds)}）。`,
   },
   'patch-synchronize': {
     title: (v) => `临时办法：把已安装 torch 中 synchronize 的 300 秒默认值改为 ${s(v.seconds)}`,
@@ -449,13 +468,13 @@ const ADVICE_ZH: Record<AdviceId, AdviceText> = {
   },
   'pg-timeout': {
     title: (v) => `给 init_process_group 更长的超时（${s(v.seconds)} 秒），或把耗时工作移到它之后`,
-    reason: () =>
-      'worker 在 init_process_group 中等待所有 rank；在它之前的逐 rank 工作（数据加载、下载、编译）会拖慢所有 rank。',
+    reason: (v) =>
+      `worker 在 init_process_group 中等待所有 rank；在它之前的逐 rank 工作（数据加载、下载、编译）会拖慢所有 rank。这一行写在训练脚本中，需要 import datetime${v.backend ? '' : '；torch 2.0 之前还要把 backend 作为第一个参数'}。`,
   },
   'hccl-timeouts': {
     title: (v) => `把 HCCL_CONNECT_TIMEOUT 调大到 ${s(v.seconds)}`,
     reason: () =>
-      'HCCL 建链等待 HCCL_CONNECT_TIMEOUT（默认 120 秒，最大 7200）；在 torchrun 启动前在所有节点设置相同的值。',
+      'HCCL 建链等待 HCCL_CONNECT_TIMEOUT（默认 120 秒，最大 7200）；在 torchrun 启动前在所有节点设置相同的值（如果执行阶段也在等待，HCCL_EXEC_TIMEOUT 同理）。',
   },
   'nccl-debug': {
     title: () => '排查训练卡住，而不是启动',
@@ -465,7 +484,7 @@ const ADVICE_ZH: Record<AdviceId, AdviceText> = {
   'better-logs': {
     title: (v) => `下次采集时间信息：${s(v.env)}，并给每行加时间戳`,
     reason: () =>
-      '设置 LOGLEVEL=INFO 会打印 rendezvous 各阶段；每行带时间戳（kubectl logs --timestamps、`ts` 管道，或 torch ≥ 2.1 的日志格式）才能测量启动时间差。',
+      "在每个节点上、torchrun 启动前执行：设置 LOGLEVEL=INFO 会打印 rendezvous 各阶段。每行带时间戳才能测量启动时间差：用 kubectl logs --timestamps 读取 pod 日志，或把输出通过 ts '[%Y-%m-%d %H:%M:%.S]'（moreutils）管道；torch ≥ 2.1 的日志格式已自带时间戳。",
   },
   'clock-sync': {
     title: () => '同步各节点时钟（chrony/NTP）或统一使用 UTC 记录日志',

@@ -61,6 +61,8 @@ const en: Words = {
     rdzvConfigs: 'rdzv_configs',
     findings: 'Findings',
     whatToChange: 'What to change',
+    goesInScript: 'In the training script',
+    goesInTorchrun: 'In the torchrun command of every node',
     whatIfOk: 'What if: with a rendezvous limit of {t} s every node would have made it, with {spare} s to spare.',
     whatIfShort: 'What if: with a rendezvous limit of {t} s the last node would still be {short} s too late.',
     whatIfBlocked:
@@ -124,6 +126,8 @@ const zh: Words = {
     rdzvConfigs: 'rdzv_configs',
     findings: '发现',
     whatToChange: '需要修改的地方',
+    goesInScript: '写在训练脚本中',
+    goesInTorchrun: '写在每个节点的 torchrun 命令中',
     whatIfOk: '假设：rendezvous 期限为 {t} 秒时，所有节点都能赶上，还有 {spare} 秒余量。',
     whatIfShort: '假设：rendezvous 期限为 {t} 秒时，最后一个节点仍会迟到 {short} 秒。',
     whatIfBlocked:

@@ -303,6 +303,15 @@ export interface JobFacts {
   worldSize: number | null;
   /** Nodes in the world that formed (the rendezvous result or a round's size), when the logs show one. */
   worldNodes: number | null;
+  /** How torch was installed, read from the paths its tracebacks print (advice says how to upgrade it). */
+  torchInstall: TorchInstall | null;
+}
+
+/** pip (site-packages, a venv, a conda env), the distribution's package (/usr/lib/python3/dist-packages). */
+export interface TorchInstall {
+  kind: 'pip' | 'distro';
+  /** The directory holding `torch/`, as a traceback printed it. */
+  path: string;
 }
 
 export interface Failure {

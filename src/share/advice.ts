@@ -37,24 +37,36 @@ export function rebuildAdvice(id: AdviceId, values: AdviceValues): AdviceSpec | 
   let spec: AdviceSpec | null = null;
   switch (id) {
     case 'rdzv-conf': {
-      const { value, backend } = values;
+      const { value, backend, form } = values;
       const configs = typeof value === 'string' ? parseConf(value) : null;
       const skew = skewFor(seconds);
       if (!configs || typeof backend !== 'string' || !/^[\w-]{1,32}$/.test(backend) || skew === undefined) break;
+      if (form !== 'env' && form !== 'flag') break;
       const job = stubJob({ backend, rdzvConfigs: configs });
-      spec = rdzvConfAdvice({ job, skewSeconds: skew, hostLagSeconds: null, hostLate: false });
+      spec = rdzvConfAdvice({ job, skewSeconds: skew, hostLagSeconds: null, hostLate: false, form });
       break;
     }
-    case 'upgrade-torch':
-      if (positive) spec = upgradeAdvice(seconds);
+    case 'upgrade-torch': {
+      // The install kind the sender saw decides the command; rebuilt from a stand-in path of that kind.
+      const install =
+        values.install === 'pip'
+          ? { kind: 'pip' as const, path: '/venv/lib/python3/site-packages' }
+          : values.install === 'distro'
+            ? { kind: 'distro' as const, path: '/usr/lib/python3/dist-packages' }
+            : null;
+      if (positive) spec = upgradeAdvice(seconds, install);
       break;
+    }
     case 'patch-synchronize':
       // Only offered on torch ≤ 2.3; the stub names a version where it applies.
       if (positive) spec = patchSynchronizeAdvice(stubJob({ torchVersion: '1.13' }), seconds);
       break;
-    case 'pg-timeout':
-      if (positive) spec = pgTimeoutAdvice(seconds);
+    case 'pg-timeout': {
+      const b = values.backend;
+      if (positive && (b === '' || b === 'nccl' || b === 'gloo' || b === 'hccl'))
+        spec = pgTimeoutAdvice(seconds, b || null);
       break;
+    }
     case 'hccl-timeouts':
       if (positive) spec = hcclAdvice(seconds);
       break;
@@ -73,7 +85,7 @@ export function rebuildAdvice(id: AdviceId, values: AdviceValues): AdviceSpec | 
       spec = stageDataAdvice();
       break;
     case 'same-rdzv-id':
-      spec = sameRdzvIdAdvice();
+      spec = sameRdzvIdAdvice(typeof values.id === 'string' ? values.id : null);
       break;
     case 'start-host-first':
     case 'nccl-debug':
@@ -134,6 +146,7 @@ export function stubJob(facts: Partial<JobFacts>): JobModel {
       rdzvConfigsEvidence: null,
       worldSize: null,
       worldNodes: null,
+      torchInstall: null,
       ...facts,
     },
     missingNodes: [],

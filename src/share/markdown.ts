@@ -96,7 +96,9 @@ export function markdownReport(job: JobModel, dx: Diagnosis, lang: Lang = 'en', 
     out.push('', `### ${u.whatToChange}`, '');
     advice.forEach((a, i) => {
       out.push(`${i + 1}. **${esc(a.title)}**  `, `   ${esc(a.reason)}`);
-      if (a.command) out.push('', ...block([a.command], 'sh', '   '));
+      if (a.command && a.goesIn !== 'shell')
+        out.push('', `   ${esc(`${a.goesIn === 'script' ? u.goesInScript : u.goesInTorchrun}`)}:`);
+      if (a.command) out.push('', ...block([a.command], a.goesIn === 'script' ? 'python' : 'sh', '   '));
       if (a.caveat) out.push('', `   > ${esc(a.caveat)}`);
       out.push('');
     });

@@ -98,6 +98,8 @@ export function restore(s: ShareSnapshot, lang: Lang = s.view.lang): Restored {
       rdzvConfigs: s.job.rdzvConfigs && { ...s.job.rdzvConfigs },
       rdzvConfigsDefaulted: [...s.job.rdzvConfigsDefaulted],
       worldNodes: s.worldFormed?.nodes ?? null,
+      // Links do not carry install paths; the advice that used one travels as its values.
+      torchInstall: null,
     },
     missingNodes: [...s.missingNodes],
     missingCount: s.missingCount,
@@ -140,7 +142,15 @@ export function restore(s: ShareSnapshot, lang: Lang = s.view.lang): Restored {
       advice: f.advice.flatMap((a) => {
         const spec = rebuildAdvice(a.id, a.values);
         return spec
-          ? [{ id: a.id, command: spec.command, values: spec.values, ...adviceText(lang, a.id, a.values) }]
+          ? [
+              {
+                id: a.id,
+                command: spec.command,
+                goesIn: spec.goesIn,
+                values: spec.values,
+                ...adviceText(lang, a.id, a.values),
+              },
+            ]
           : [];
       }),
     };

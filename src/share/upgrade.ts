@@ -7,7 +7,9 @@ import { WireV1Schema, type Wire, type WireV1 } from './wire';
 // 1 → 2: format 1 carried the analysis' notes and the failure's reasons as words (in the sender's language),
 // and the timeout that fired without saying where its value came from. Format 2 carries codes with values
 // and the limit's source. A format-1 link's words are kept as they are (code `text`); its limit is the one
-// in force with that value, with the source the limits table gave it.
+// in force with that value, with the source the limits table gave it. Format 2's commands run as shown, so
+// advice says how it is given: format 1's rdzv_conf was a flag, its upgrade and init_process_group lines knew
+// neither the install nor the backend.
 
 export interface Upgrader {
   from: number;
@@ -53,8 +55,22 @@ function v1ToV2(old: unknown): Wire {
       [],
     ],
     q: w.q.map((text) => ['text', { text }]),
+    F: w.F.map(([code, severity, numbers, nodes, evidence, advice]) => [
+      code,
+      severity,
+      numbers,
+      nodes,
+      evidence,
+      advice.map(([id, values]) => [id, { ...values, ...V1_ADVICE_DEFAULTS[id] }]),
+    ]),
   } as Wire;
 }
+
+const V1_ADVICE_DEFAULTS: Partial<Record<string, Record<string, string>>> = {
+  'rdzv-conf': { form: 'flag' },
+  'upgrade-torch': { install: 'unknown' },
+  'pg-timeout': { backend: '' },
+};
 
 /** Every upgrade from an older format, oldest first. */
 export const UPGRADERS: Upgrader[] = [{ from: 1, dictionary: DICTIONARY_V1, schema: WireV1Schema, up: v1ToV2 }];

@@ -5,6 +5,18 @@ import type { CatalogueEntry } from './types';
 
 export const DERIVED: CatalogueEntry[] = [
   {
+    // Where torch is installed, from the first traceback frame through torch.distributed (`…/site-packages`):
+    // says how to upgrade it. Derived from the frame the traceback reader parsed, so the line stays a frame.
+    id: 'torch-install-path',
+    kind: 'fact',
+    anchors: [],
+    pattern: '(?!)',
+    samples: [],
+    effects: { facts: { torchPath: 'path' } },
+    versions: 'Python',
+    source: 'Python tracebacks (Debian python3-torch, pip wheels in venvs and conda envs)',
+  },
+  {
     // The paste ends inside a traceback through torch/distributed/run.py or the elastic agent.
     id: 'agent-traceback-cut',
     kind: 'failure',

@@ -36,6 +36,8 @@ export interface FactFields {
   /** `[8, 8]`: global world sizes of the workers. */
   globalWorldSizes?: string;
   torchVersion?: string;
+  /** The directory a traceback shows torch installed in (`…/site-packages`). */
+  torchPath?: string;
 }
 
 /** Identity a message carries in a field. */

@@ -18,6 +18,7 @@ import {
   refineStage,
   stageFromFrames,
   torchFrames,
+  torchHomeOf,
 } from './traceback';
 
 // Per-file extraction: scanner → prefixes → catalogue → stream state. Runs in a worker (browser) or in Node
@@ -150,7 +151,8 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
   const matchLine = (s: StreamState, l: ScannedLine, p: ParsedLine) => {
     const text = l.text;
     // Traceback structure first: a collapsed traceback may hold frames and the exception on one line.
-    readTraceback(s, l.line, text);
+    const added = readTraceback(s, l.line, text);
+    if (added && !s.torchHomeSeen) noteTorchHome(s, l, p, added);
     if (s.frames.length && s.x.torchEvidence.length === 0 && torchFrames(s.frames))
       noteEvidence(s, `line ${l.line}: a traceback through torch.distributed`);
     if (s.richCall === l.line) noteEvidence(s, `line ${l.line}: a traceback stopped in a torch.distributed call`);
@@ -174,7 +176,13 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
       if (fresh) ev.frames = s.frames.map((f) => f.fn);
     }
     s.x.events.push(ev);
-    if (entry.kind === 'fact') return;
+    if (entry.kind === 'fact') {
+      if (entry.once && !s.retired.has(entry.id)) {
+        s.retired.add(entry.id);
+        retireAnchors(l.line);
+      }
+      return;
+    }
     // torchrun's wording printed by another program's format from a file that is not PyTorch's (dlrover
     // re-implements torchrun's messages); communicator and store messages come from wherever they are wrapped.
     const lookalike = isLauncherText(entry) && p.origin !== null && !p.pytorchFormat && !/torch|c10d/i.test(p.origin);
@@ -196,6 +204,17 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
     if (entry.kind === 'restart' || entry.kind === 'rendezvous-begin' || fx?.newAttempt)
       for (const id of ONCE) revived = s.retired.delete(id) || revived;
     if (revived || s.retired.size !== before) retireAnchors(l.line);
+  };
+
+  /** Where torch is installed, once per stream, as a fact event of the frame line that shows it. */
+  const noteTorchHome = (s: StreamState, l: ScannedLine, p: ParsedLine, added: number) => {
+    for (const f of s.frames.slice(-added)) {
+      const path = torchHomeOf(f);
+      if (path === null) continue;
+      s.torchHomeSeen = true;
+      s.x.events.push(makeEvent(ENTRY.get('torch-install-path')!, l, p, { path }));
+      return;
+    }
   };
 
   const attachField = (s: StreamState, entry: CatalogueEntry, l: ScannedLine, fields: Record<string, string>) => {
@@ -359,7 +378,8 @@ function openWait(s: StreamState): FailureStage | null {
  */
 function closeCutTraceback(s: StreamState): void {
   if (!s.tracebackOpen || s.frames.length === 0) return;
-  const last = s.x.events.at(-1);
+  // Facts read off frame lines (where torch is installed) are part of the traceback, not an end of it.
+  const last = s.x.events.findLast((e) => (e.kind as string) !== 'fact');
   if (last && last.line >= s.tracebackLine) return;
   const agent = agentFrames(s.frames);
   const first = s.frames[0]!;

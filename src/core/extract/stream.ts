@@ -15,6 +15,8 @@ export interface StreamState {
   tracebackLine: number;
   /** The traceback is still open: frames came, no exception line yet. */
   tracebackOpen: boolean;
+  /** The stream's torch install directory was noted (from its first frame through torch.distributed). */
+  torchHomeSeen: boolean;
   /** A Rich box frame's path, waiting for the `│ in fn │` line below it. */
   richPath: string | null;
   /** The last line a Rich box marked as running that called torch.distributed (evidence of a distributed job). */
@@ -51,6 +53,7 @@ export function newStream(file: string, key: string): StreamState {
     frames: [],
     tracebackLine: -1,
     tracebackOpen: false,
+    torchHomeSeen: false,
     richPath: null,
     richCall: -1,
     lastEventByID: new Map(),

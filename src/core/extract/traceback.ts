@@ -61,14 +61,17 @@ function readRichFrame(s: StreamState, line: number, text: string): boolean {
   return true;
 }
 
-/** Reads traceback structure from a line (a collapsed traceback may hold its start, frames and exception). */
-export function readTraceback(s: StreamState, line: number, text: string): void {
+/** Reads traceback structure from a line (a collapsed traceback may hold its start, frames and exception);
+ * returns how many frames it added. */
+export function readTraceback(s: StreamState, line: number, text: string): number {
   if (text.includes(TRACEBACK_START)) startTraceback(s, line);
   if (text.includes('│ ')) {
-    if (readRichFrame(s, line, text)) refineEarlier(s, line);
-    return;
+    if (!readRichFrame(s, line, text)) return 0;
+    refineEarlier(s, line);
+    return 1;
   }
-  if (!text.includes('File "')) return;
+  if (!text.includes('File "')) return 0;
+  const before = s.frames.length;
   FRAME_RE.lastIndex = 0;
   let fm: RegExpExecArray | null;
   let any = false;
@@ -79,6 +82,14 @@ export function readTraceback(s: StreamState, line: number, text: string): void 
     any = true;
   }
   if (any) refineEarlier(s, line);
+  return s.frames.length - before;
+}
+
+const TORCH_HOME = /^(\/.{0,1000}?)\/torch\/distributed\//;
+
+/** The directory torch is installed in, from a frame through torch.distributed (`/usr/lib/python3/dist-packages`). */
+export function torchHomeOf(f: Frame): string | null {
+  return TORCH_HOME.exec(f.path)?.[1] ?? null;
 }
 
 export function framesFresh(s: StreamState, line: number): boolean {

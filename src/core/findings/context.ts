@@ -1,4 +1,5 @@
-import { rdzvConfAdvice, stageDataAdvice, type AdviceSpec } from '../advice';
+import { rdzvConfAdvice, stageDataAdvice, type AdviceSpec, type PgBackend } from '../advice';
+import { effectsOf } from '../catalogue';
 import type { JobModel, JobNode, NodeEvent } from '../model';
 import { rendezvousLimit, type LimitInForce } from '../thresholds';
 import { prelaunchDrafts } from './prelaunch';
@@ -27,6 +28,8 @@ export interface Context {
   hostLate: boolean;
   /** Stage-data advice when a late node did pre-launch work. */
   causeAdvice: AdviceSpec[];
+  /** The process group's backend, as the communicator messages show it; null when none printed. */
+  pgBackend: PgBackend | null;
   rdzvAdvice: () => AdviceSpec;
 }
 
@@ -69,6 +72,7 @@ export function contextOf(job: JobModel, limits: LimitInForce[]): Context {
     lateNodes: lateIds.map((id) => byId.get(id)!),
     hostLate,
     causeAdvice,
+    pgBackend: pgBackendOf(job),
     rdzvAdvice: () =>
       rdzvConfAdvice({
         job,
@@ -77,4 +81,13 @@ export function contextOf(job: JobModel, limits: LimitInForce[]): Context {
         hostLate,
       }),
   };
+}
+
+function pgBackendOf(job: JobModel): PgBackend | null {
+  for (const n of job.nodes)
+    for (const e of n.events) {
+      const comm = effectsOf(e.id).comm;
+      if (comm) return comm;
+    }
+  return null;
 }

@@ -60,6 +60,7 @@ export function diagnose(job: JobModel, lang: Lang = 'en'): Diagnosis {
       const advice = dedupe(d.advice).map((a) => ({
         id: a.id,
         command: a.command,
+        goesIn: a.goesIn,
         values: a.values,
         ...adviceText(lang, a.id, a.values),
       }));

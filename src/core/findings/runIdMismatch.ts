@@ -28,7 +28,15 @@ export function runIdMismatchDrafts(c: Context): Draft[] {
       evidence: c.job.nodes
         .flatMap((n) => evOf(n.events.find((e) => e.kind === 'launch' && e.fields.run_id !== undefined)))
         .slice(0, 4),
-      advice: [sameRdzvIdAdvice()],
+      advice: [sameRdzvIdAdvice(majorityRunId(c))],
     },
   ];
+}
+
+/** The id more nodes used than any other: the odd ones out change theirs to it. */
+function majorityRunId(c: Context): string | null {
+  const count = new Map<string, number>();
+  for (const n of c.job.nodes) if (n.runId !== null) count.set(n.runId, (count.get(n.runId) ?? 0) + 1);
+  const ranked = [...count.entries()].sort((a, b) => b[1] - a[1]);
+  return ranked.length && (ranked.length === 1 || ranked[0]![1] > ranked[1]![1]) ? ranked[0]![0] : null;
 }

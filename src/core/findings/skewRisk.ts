@@ -32,7 +32,9 @@ export function skewRiskDrafts(c: Context): Draft[] {
       nodes: c.lateIds,
       evidence: c.lateNodes.flatMap((n) => evOf(n.events.find((e) => e.kind === 'launch'))).slice(0, 3),
       advice: [
-        ...(tight.id === 'store-sync' ? [upgradeAdvice(recommendedTimeout(job.skewSeconds))] : [c.rdzvAdvice()]),
+        ...(tight.id === 'store-sync'
+          ? [upgradeAdvice(recommendedTimeout(job.skewSeconds), job.job.torchInstall)]
+          : [c.rdzvAdvice()]),
         ...c.causeAdvice,
       ],
     },

@@ -21,7 +21,7 @@ export function pgInitDrafts(c: Context): Draft[] {
       },
       nodes: [...f.reportedBy, ...c.lateIds],
       evidence: f.evidence,
-      advice: [pgTimeoutAdvice(Math.max(1800, recommendedTimeout(c.job.skewSeconds))), stageDataAdvice()],
+      advice: [pgTimeoutAdvice(Math.max(1800, recommendedTimeout(c.job.skewSeconds)), c.pgBackend), stageDataAdvice()],
     },
   ];
 }
@@ -43,7 +43,7 @@ export function commInitDrafts(c: Context): Draft[] {
       },
       nodes: [...f.reportedBy, ...c.lateIds],
       evidence: f.evidence,
-      advice: hccl ? [hcclAdvice(hccl.seconds * 5)] : [pgTimeoutAdvice(1800), simpleAdvice('nccl-debug')],
+      advice: hccl ? [hcclAdvice(hccl.seconds * 5)] : [pgTimeoutAdvice(1800, c.pgBackend), simpleAdvice('nccl-debug')],
     },
   ];
 }

@@ -27,7 +27,12 @@ export function storeSyncDrafts(c: Context): Draft[] {
       },
       nodes: [...f.reportedBy, ...c.lateIds],
       evidence: f.evidence,
-      advice: [...c.causeAdvice, upgradeAdvice(upgradeTo), ...(patch ? [patch] : []), stageDataAdvice()],
+      advice: [
+        ...c.causeAdvice,
+        upgradeAdvice(upgradeTo, c.job.job.torchInstall),
+        ...(patch ? [patch] : []),
+        stageDataAdvice(),
+      ],
     },
   ];
 }

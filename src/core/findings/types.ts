@@ -1,4 +1,4 @@
-import type { AdviceId, AdviceSpec, WhatIf } from '../advice';
+import type { AdviceId, AdviceSpec, CommandPlace, WhatIf } from '../advice';
 import type { FindingCode, P } from '../diagnosisText';
 import type { EvidenceLine } from '../model';
 import type { LimitInForce } from '../thresholds';
@@ -10,6 +10,8 @@ export interface Advice {
   title: string;
   reason: string;
   command: string | null;
+  /** Where the command goes (a shell before torchrun, the training script, the torchrun command line). */
+  goesIn: CommandPlace | null;
   caveat: string | null;
   /** The values the words and the command were made from (a share link carries these, not the words). */
   values: Record<string, string | number>;

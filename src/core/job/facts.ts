@@ -1,5 +1,5 @@
 import { effectsOf } from '../catalogue';
-import type { JobFacts, LogEvent } from '../model';
+import type { JobFacts, LogEvent, TorchInstall } from '../model';
 import { boundedCount } from '../numbers';
 
 // Job facts from what the logs printed — each catalogue entry declares which of its fields state which fact
@@ -87,6 +87,7 @@ export function deriveFacts(events: LogEvent[], formats: Record<string, number>)
     rdzvConfigsEvidence: null,
     worldSize: null,
     worldNodes: null,
+    torchInstall: null,
   };
   const setNum = (k: 'minNodes' | 'maxNodes' | 'nprocPerNode' | 'worldSize', v: string | null | undefined) => {
     if (facts[k] !== null || v === null || v === undefined) return;
@@ -127,6 +128,8 @@ export function deriveFacts(events: LogEvent[], formats: Record<string, number>)
     if (world !== null && world > 0) facts.worldNodes = Math.max(facts.worldNodes ?? 0, world);
     const gws = parseIntList(v(f.globalWorldSizes), 1)[0];
     if (gws !== undefined) setNum('worldSize', String(gws));
+    const torchPath = v(f.torchPath);
+    if (torchPath) facts.torchInstall ??= installOf(torchPath);
     const version = v(f.torchVersion) ?? e.fields.version2;
     if (version && !facts.torchVersion) {
       facts.torchVersion = version;
@@ -182,6 +185,12 @@ function readLaunchArgs(
     const port = cmdArg(a, 'master_port');
     if (host) facts.rdzvEndpoint = port ? `${host}:${port}` : host;
   }
+}
+
+/** Debian/Ubuntu install their packages under /usr/lib/python3/dist-packages; pip elsewhere (site-packages, and
+ * /usr/local/lib/python3.X/dist-packages for a system-wide pip on Debian). */
+function installOf(path: string): TorchInstall {
+  return { kind: /^\/usr\/lib\/python3(?:\.\d{1,2})?\/dist-packages$/.test(path) ? 'distro' : 'pip', path };
 }
 
 /** Torch version as `major.minor` when it can be read, for version-dependent rules. */
