@@ -65,7 +65,8 @@ function round3(x: number): number {
 export function buildJob(extracts: FileExtract[], opts: BuildOptions = {}): JobModel {
   const nowMs = opts.nowMs ?? Date.now();
   const overrides = opts.overrides ?? {};
-  const usable = extracts.filter((x) => !x.problem);
+  // By file name: the same files give the same job whatever order they were dropped or finished reading in.
+  const usable = extracts.filter((x) => !x.problem).sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   const streams = usable.flatMap((x) => x.streams);
   const allEvents = streams.flatMap((s) => s.events);
   const facts = deriveFacts(allEvents, formatsOf(usable));
