@@ -11,6 +11,7 @@ import type {
   Overrides,
 } from '../model';
 import { SCHEMA_VERSION } from '../model';
+import { boundedCount } from '../numbers';
 import { limitsOf } from '../thresholds';
 import { isoOrNull } from '../time';
 import { attemptOf, endsInRestart, nodeAttempts, tagAttempts } from './attempts';
@@ -258,7 +259,8 @@ function buildNode(
   const node: JobNode = {
     id,
     hostname: host?.value ?? null,
-    groupRank: rankHint ? Number(rankHint.value) : null,
+    // The hint is the line's (or the file name's) text: a rank past any real job's reads as unknown.
+    groupRank: rankHint ? boundedCount(rankHint.value) : null,
     globalRanks: complete ? parseIntList(complete.fields.global_ranks) : prefixRanks(evs),
     files: [...new Set(g.streams.map((s) => s.file))],
     identity: g.identity,
