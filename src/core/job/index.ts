@@ -25,6 +25,7 @@ import { mixedJobsOf, splitRuns } from './mixed';
 import { nodeClocks, withFieldClocks } from './nodeClock';
 import { isStoreHost } from './storeHost';
 import { verdictOf } from './verdict';
+import { refusedNumbers } from './untrusted';
 import { missingNodes, worldOf } from './world';
 
 // From per-file extracts to the job model, as a pipeline: streams → runs → nodes → clocks → launch → events →
@@ -92,7 +93,7 @@ export function buildJob(extracts: FileExtract[], opts: BuildOptions = {}): JobM
     overrides,
     opts.correctClocks ?? overrides.correctClocks ?? false,
   );
-  const notes: Note[] = [...clocks.notes];
+  const notes: Note[] = [...clocks.notes, ...refusedNumbers(allEvents, facts)];
   const built = groups.map((g, i) => buildNode(g, ids[i]!, eventsByNode.get(ids[i]!)!, facts, clocks, notes));
   const nodes = built.map((b) => b.node);
   const skewSeconds = placeLags(nodes, notes);
