@@ -500,10 +500,11 @@ function buildRow(
       ? { stage: job.failure.stage, s: job.failure.timeoutSeconds }
       : null;
 
+  const bounds = new Map<string, Bounds>();
   const estimate = (e: NodeEvent): Timed | null => {
-    const list = byFile.get(e.file) ?? [];
-    const before = list.filter((t) => t.line < e.line).sort((a, b) => b.ms - a.ms)[0];
-    const after = list.filter((t) => t.line > e.line).sort((a, b) => a.ms - b.ms)[0];
+    let b = bounds.get(e.file);
+    if (!b) bounds.set(e.file, (b = boundsOf(byFile.get(e.file) ?? [])));
+    const { before, after } = b.around(e.line);
     let candidate: { ms: number; note: string } | null = null;
     const stageBase = baseFor(e.stage ?? null, anchors);
     const stated = statedDurations(e.text)[0];
@@ -557,8 +558,14 @@ function buildRow(
   const markers: TimelineMarker[] = [];
   const laneMarkers: { m: TimelineMarker; rank: number | null; localRank: number | null }[] = [];
   let untimedEvents = 0;
+  // Markers of one entry at one instant fold into one: found by key, so 200,000 distinct markers stay linear.
+  const folded = new Map<TimelineMarker[], Map<string, TimelineMarker>>();
   const fold = (list: TimelineMarker[], m: TimelineMarker) => {
-    const same = list.find((x) => x.id === m.id && x.atMs === m.atMs && x.timing === m.timing && x.rank === m.rank);
+    let byKey = folded.get(list);
+    if (!byKey) folded.set(list, (byKey = new Map()));
+    const key = `${m.id}\n${m.atMs}\n${m.timing}\n${m.rank}`;
+    const same = byKey.get(key);
+    if (!same) byKey.set(key, m);
     if (same) {
       same.count += 1;
       same.own ||= m.own;
@@ -762,6 +769,46 @@ function buildRow(
       untimedEvents,
       gaps,
     },
+  };
+}
+
+interface TimedLine {
+  line: number;
+  ms: number;
+  where: string;
+}
+
+interface Bounds {
+  /** The latest timed line above `line` and the earliest below it (first listed among equal instants). */
+  around(line: number): { before: TimedLine | undefined; after: TimedLine | undefined };
+}
+
+/**
+ * What bounds an untimed line: the timed lines of its file sorted by line once, with running maxima from the top
+ * and minima from the bottom, so each lookup is a binary search (a filter and sort per line was quadratic).
+ */
+function boundsOf(list: TimedLine[]): Bounds {
+  const order = list.map((t, i) => ({ t, i })).sort((a, b) => a.t.line - b.t.line || a.i - b.i);
+  const beats = (a: { t: TimedLine; i: number }, b: { t: TimedLine; i: number } | undefined, later: boolean) =>
+    b === undefined || (later ? a.t.ms > b.t.ms : a.t.ms < b.t.ms) || (a.t.ms === b.t.ms && a.i < b.i);
+  const latest: { t: TimedLine; i: number }[] = [];
+  for (const x of order) latest.push(beats(x, latest.at(-1), true) ? x : latest.at(-1)!);
+  const earliest: { t: TimedLine; i: number }[] = new Array(order.length);
+  for (let k = order.length - 1; k >= 0; k--)
+    earliest[k] = beats(order[k]!, earliest[k + 1], false) ? order[k]! : earliest[k + 1]!;
+  /** The first position whose line is ≥ `line` (or > it, with `strict`). */
+  const first = (line: number, strict: boolean) => {
+    let lo = 0;
+    let hi = order.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (strict ? order[mid]!.t.line <= line : order[mid]!.t.line < line) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  return {
+    around: (line) => ({ before: latest[first(line, false) - 1]?.t, after: earliest[first(line, true)]?.t }),
   };
 }
 
