@@ -72,13 +72,12 @@ for (let b = 0; b * BATCH < RUNS; b++) {
       fail('input', { seed: SEED + b, index: i }, input, e);
     }
   });
-  if ((b + 1) % 10 === 0 || (b + 1) * BATCH >= RUNS) {
-    const done = Math.min(RUNS, (b + 1) * BATCH);
-    const s = (Date.now() - started) / 1000;
-    console.log(
-      `${done.toLocaleString('en')} inputs in ${s.toFixed(0)} s, ${[...failures.values()].reduce((k, f) => k + f.count, 0)} failed`,
-    );
-  }
+  const done = Math.min(RUNS, (b + 1) * BATCH);
+  const total = [...failures.values()].reduce((k, f) => k + f.count, 0);
+  console.log(
+    `${done.toLocaleString('en')} inputs in ${((Date.now() - started) / 1000).toFixed(0)} s, ${total} failed`,
+  );
+  for (const [message, f] of failures) if (f.count === 1 && f.kind === 'input') console.log(`  new: ${message}`);
 }
 
 let fieldRuns = 0;
