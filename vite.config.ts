@@ -16,6 +16,19 @@ const CONTENT_SECURITY_POLICY = [
   "form-action 'none'",
 ].join('; ');
 
+/**
+ * The same policy as an HTTP header from the preview server (README, "Hosting the dashboard", for static hosts):
+ * a meta tag governs the page only, not the Web Workers that hold the log bytes, and cannot say
+ * `frame-ancestors`, so only a header keeps another site from framing the page.
+ */
+export const CSP_HEADER = `${CONTENT_SECURITY_POLICY}; frame-ancestors 'none'`;
+export const SECURITY_HEADERS: Record<string, string> = {
+  'Content-Security-Policy': CSP_HEADER,
+  'X-Frame-Options': 'DENY',
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+};
+
 function contentSecurityPolicy(): Plugin {
   return {
     name: 'skewscope-csp',
@@ -37,7 +50,7 @@ export default defineConfig({
   // The app chunk (React, the core, share links) is ~500 kB, 160 kB gzipped; Recharts loads on its own.
   build: { outDir: 'dist/web', emptyOutDir: true, sourcemap: true, chunkSizeWarningLimit: 600 },
   worker: { format: 'es' },
-  preview: { host: '127.0.0.1', port: 4173, strictPort: true },
+  preview: { host: '127.0.0.1', port: 4173, strictPort: true, headers: SECURITY_HEADERS },
   test: {
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
     environment: 'node',

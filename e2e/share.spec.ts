@@ -50,11 +50,13 @@ test('a share link opens the same diagnosis in a fresh context, read-only, with 
   await page.getByTestId('share-open').click();
   const dialog = page.getByRole('dialog', { name: 'Share this diagnosis' });
   await expect(dialog).toBeVisible();
-  // The defaults of src/share: addresses and paths redacted, hostnames kept, evidence included.
+  // The defaults of src/share: addresses and paths redacted, hostnames kept, no evidence (no log text) unless
+  // the sender ticks it on, which this sender does, to see the lines in the preview.
   await expect(dialog.getByTestId('redact-hostnames')).not.toBeChecked();
   await expect(dialog.getByTestId('redact-ips')).toBeChecked();
   await expect(dialog.getByTestId('redact-paths')).toBeChecked();
-  await expect(dialog.getByTestId('include-evidence')).toBeChecked();
+  await expect(dialog.getByTestId('include-evidence')).not.toBeChecked();
+  await dialog.getByTestId('include-evidence').check();
   await dialog.getByLabel('Title').fill(TITLE);
 
   const preview = dialog.getByTestId('share-preview');

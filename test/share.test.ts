@@ -60,11 +60,15 @@ function scenario(name: string): JobModel {
   );
 }
 
+/** A link with its evidence lines (off by default: redact.ts) unless a test says otherwise: most check what they carry. */
 function share(job: JobModel, dx: Diagnosis, options: ShareOptions = {}): SharePreview {
-  const p = previewShare(job, dx, { now: NOW, ...options });
+  const p = previewShare(job, dx, { now: NOW, evidence: true, ...options });
   if (!p.ok) throw new Error(p.error.message);
   return p;
 }
+
+/** What a receiver reads with the quotes that mark the link's own text (restore.ts) taken off. */
+const unquoted = <T>(x: T): T => JSON.parse(JSON.stringify(x).replace(/[“”]/g, '')) as T;
 
 /** The payload's JSON text exactly as the link carries it (what a reader of the link could see). */
 function payloadText(url: string): string {
@@ -210,7 +214,7 @@ describe('a share link reproduces the diagnosis', () => {
       for (const lang of ['en', 'zh'] as Lang[]) {
         const dx = diagnose(job, lang);
         const back = restore(decoded.snapshot, lang);
-        expect(shown(back.job, back.diagnosis)).toEqual(shown(job, dx));
+        expect(unquoted(shown(back.job, back.diagnosis))).toEqual(shown(job, dx));
       }
       // The evidence that travelled is the original's, cut and redacted (paths gone by default).
       const dx = diagnose(job);
@@ -681,10 +685,11 @@ describe('format versions', () => {
     expect(back.job.verdict).toBe(job.verdict);
     expect(back.job.failure?.lateNodes).toEqual(job.failure?.lateNodes);
     expect(back.job.failure?.stage).toBe(job.failure?.stage);
-    expect(back.job.failure?.reasoning.map((r) => reasonText('en', r))).toEqual(
-      job.failure?.reasoning.map((r) => reasonText('en', r)),
-    );
-    expect(back.job.notes.map((n) => noteText('en', n))).toEqual(job.notes.map((n) => noteText('en', n)));
+    // Format 1's words are the link's own text: shown quoted, as data, never as skewscope's sentences.
+    const said = back.job.failure?.reasoning.map((r) => reasonText('en', r)) ?? [];
+    expect(said.every((t) => t.startsWith('“') && t.endsWith('”'))).toBe(true);
+    expect(unquoted(said)).toEqual(job.failure?.reasoning.map((r) => reasonText('en', r)));
+    expect(unquoted(back.job.notes.map((n) => noteText('en', n)))).toEqual(job.notes.map((n) => noteText('en', n)));
     // Format 1 said which limits were in force: the one with the failure's value is the limit that fired.
     expect(back.job.failure?.limit).toMatchObject({ id: 'store-sync', seconds: 300, from: 'default' });
     expect(back.diagnosis.findings.map((f) => f.code)).toEqual(dx.findings.map((f) => f.code));
@@ -703,7 +708,7 @@ describe('format versions', () => {
   it('a link of an older format opens through the upgraders', () => {
     const job = scenario('torch1.13-capture-k2b');
     const dx = diagnose(job);
-    const v1 = toV1(buildWire(job, dx, { now: NOW, selectedNode: 'trainjob-worker-1' }).wire);
+    const v1 = toV1(buildWire(job, dx, { now: NOW, selectedNode: 'trainjob-worker-1', evidence: true }).wire);
     const viaV1 = decodeShare(link(v1, 1, DICTIONARY_V1));
     const old = link(toV0(v1), 0, null);
     const d = decodeShare(old, { upgraders: [upgradeV0, ...UPGRADERS] });
@@ -760,9 +765,13 @@ describe('Markdown report', () => {
     expect(md).toContain('## skewscope: 失败 — 在 rendezvous 中等待所有节点（rendezvous 超时）');
     expect(md).toContain('### 需要修改的地方');
     expect(md).toContain('写在每个节点的 torchrun 命令中:\n\n   ```sh\n   --rdzv_conf="timeout=1800"\n   ```');
-    const p = share(job, dx, { lang: 'zh' });
+    const p = share(job, dx, { lang: 'zh', evidence: false });
     const back = restore(p.snapshot);
-    expect(markdownReport(back.job, back.diagnosis, 'zh', { title: '', app: p.snapshot.app })).toBe(md);
+    expect(
+      unquoted(
+        markdownReport(back.job, back.diagnosis, 'zh', { title: '', app: p.snapshot.app, omitted: p.snapshot.omitted }),
+      ),
+    ).toBe(md);
   });
 
   it('a 1024-node report lists the nodes that matter, not all of them', () => {

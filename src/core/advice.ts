@@ -1,4 +1,5 @@
 import type { JobFacts, JobModel } from './model';
+import { boundedSeconds, minOf } from './numbers';
 import { RECOMMENDED_RDZV_SECONDS, hasStoreSync, type LimitInForce } from './thresholds';
 
 // Remediation commands, derived from the job: its backend, its version, the keys it already set, how torch was
@@ -84,8 +85,9 @@ export function rdzvConfAdvice({ job, skewSeconds, hostLagSeconds, hostLate, for
   }
   const t = recommendedTimeout(skewSeconds);
   const raise = (k: string, v: number) => {
-    const cur = Number(keys[k]);
-    keys[k] = String(Number.isFinite(cur) ? Math.max(cur, v) : v);
+    // The user's value is log text: one past a year (`timeout=1e308`) is replaced, not kept in the command.
+    const cur = boundedSeconds(keys[k], 's');
+    keys[k] = String(cur !== null ? Math.max(cur, v) : v);
   };
   if (dynamic) {
     raise('join_timeout', t);
@@ -233,7 +235,7 @@ export function whatIf(job: JobModel, limits: LimitInForce[], timeoutSeconds: nu
       timeoutSeconds,
       skewSeconds: job.skewSeconds,
       allMadeIt: perNode.every((p) => p.madeIt),
-      spareSeconds: round1(Math.min(...perNode.map((p) => p.spareSeconds))),
+      spareSeconds: round1(minOf(perNode.map((p) => p.spareSeconds))),
       blockedBy: null,
       perNode,
     };

@@ -8,6 +8,8 @@ import { makeClock } from './time';
 //   legacy: {"message": "<str>", "timestamp": <int>}
 
 export const MAX_ERROR_FILE_BYTES = 4 * 1024 * 1024;
+/** Unix seconds of 9999-12-31: past it no Date exists to read the fields from. */
+const MAX_EPOCH_S = 253_402_300_799;
 
 export function isErrorFile(path: string): boolean {
   return /(?:^|[\\/])error\.json$/i.test(path);
@@ -42,13 +44,15 @@ export function readErrorFile(text: string): ErrorFile | null {
   const lines = stack ? stack.split('\n') : [];
   // The call stack ends with the exception line already; add the message only when it does not.
   const lastLine = lines.filter((l) => l.trim()).at(-1) ?? '';
-  if (message && lastLine.trim() !== message.trim()) lines.push(...message.split('\n'));
+  // A loop, not push(...): a 4 MB message may hold more lines than a call takes arguments.
+  if (message && lastLine.trim() !== message.trim()) for (const l of message.split('\n')) lines.push(l);
   return { lines, clock: epochClock(ts) };
 }
 
 function epochClock(ts: unknown): Clock | null {
   const n = typeof ts === 'number' ? ts : typeof ts === 'string' ? Number(ts) : NaN;
-  if (!Number.isFinite(n) || n <= 0) return null;
+  // Unix seconds a Date can hold (a forged `1e300` would make every field NaN); makeClock bounds the year.
+  if (!Number.isFinite(n) || n <= 0 || n > MAX_EPOCH_S) return null;
   const d = new Date(n * 1000);
   return makeClock('error-json', String(ts), {
     year: d.getUTCFullYear(),

@@ -1,4 +1,5 @@
 import type { IdentityHint } from './model';
+import { boundedCount } from './numbers';
 
 // Node identity from file and folder names. Real names carry it in many shapes: `node3.log`,
 // `trainjob-worker-1.log` (Kubeflow: master-0 is node_rank 0, worker-k is node_rank k+1), `…-rank-5.out`,
@@ -8,8 +9,8 @@ interface NameRule {
   re: RegExp;
   /** Name to give the node (from the match). */
   name: (m: RegExpExecArray) => string;
-  /** node_rank implied by the name, if any. */
-  nodeRank?: (m: RegExpExecArray) => number;
+  /** node_rank implied by the name, if any (null: the number in the name is no rank a job has). */
+  nodeRank?: (m: RegExpExecArray) => number | null;
   confidence: IdentityHint['confidence'];
   why: string;
 }
@@ -25,14 +26,14 @@ const NAME_RULES: NameRule[] = [
   {
     re: /^(?<job>.*?)[-_]?worker[-_](?<i>\d+)$/i,
     name: (m) => m[0],
-    nodeRank: (m) => Number(m.groups!.i) + 1,
+    nodeRank: (m) => rankOf(m.groups!.i, 1),
     confidence: 'medium',
     why: 'Kubeflow PyTorchJob name: worker-k is node_rank k+1',
   },
   {
     re: /(?:^|[-_.])(?:node[-_]?rank|noderank|nr)[-_]?(?<i>\d+)(?:[-_.]|$)/i,
     name: (m) => `node${m.groups!.i}`,
-    nodeRank: (m) => Number(m.groups!.i),
+    nodeRank: (m) => rankOf(m.groups!.i, 0),
     confidence: 'medium',
     why: 'node rank in the name',
   },
@@ -53,6 +54,12 @@ const NAME_RULES: NameRule[] = [
 
 const GENERIC_STEMS = /^(?:stdout|stderr|out|err|log|logs|output|console|error|train|run|job|slurm|torchrun|\d+)$/i;
 const LOGDIR_RUN = /^(?<run>.+)_(?<rand>[a-z0-9_]{8})$/;
+
+/** A rank read from a file name (`worker-99999999999999999999`), range-checked like one read from a line. */
+function rankOf(digits: string | undefined, plus: number): number | null {
+  const n = boundedCount(digits);
+  return n === null ? null : n + plus;
+}
 
 function stem(name: string): string {
   return name.replace(/\.(?:log|txt|out|err|stdout|stderr)(?:\.\d+)?$/i, '').replace(/\.(?:log|txt|out)$/i, '');
@@ -92,10 +99,11 @@ export function hintsFromPath(path: string): IdentityHint[] {
       const m = rule.re.exec(part);
       if (!m) continue;
       hints.push({ kind: 'name', value: rule.name(m), evidence: `${rule.why}: ${raw}`, confidence: rule.confidence });
-      if (rule.nodeRank) {
+      const rank = rule.nodeRank?.(m) ?? null;
+      if (rank !== null) {
         hints.push({
           kind: 'node-rank',
-          value: String(rule.nodeRank(m)),
+          value: String(rank),
           evidence: `${rule.why}: ${raw}`,
           confidence: 'low',
         });

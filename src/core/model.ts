@@ -187,7 +187,9 @@ export type NoteCode =
   | 'no-progress'
   | 'agents-in-stream'
   | 'limit-inferred'
-  | 'limit-assumed';
+  | 'limit-assumed'
+  /** A number a line printed that no real job has (a world of 4294967296, a wait of 10²⁰ s): kept as text, not used. */
+  | 'number-refused';
 
 /** One sentence of why the culprit is who it is; the i18n layer words it. */
 export interface Reason {

@@ -61,6 +61,8 @@ const NOTES_EN: Record<NoteCode, (v: V) => string> = {
     `${lim(v.limit)}: the logs do not print it, and its default (${secs(v.assumed)}) cannot be what fired — ${s(v.node)} failed ${secs(v.elapsed)} after its launch — so the limit is taken as about ${secs(v.elapsed)}.`,
   'limit-assumed': (v) =>
     `${lim(v.limit)} = ${secs(v.seconds)} is the default for ${v.version ? `torch ${s(v.version)}` : 'this version'}; no log line prints it (assumed).`,
+  'number-refused': (v) =>
+    `${where(v)} prints ${s(v.what)} = “${s(v.value)}”, beyond any real job: the value was not used.`,
 };
 
 const NOTES_ZH: Record<NoteCode, (v: V) => string> = {
@@ -87,6 +89,7 @@ const NOTES_ZH: Record<NoteCode, (v: V) => string> = {
     `${limZh(v.limit)}：日志中没有打印它，且它的默认值（${secsZh(v.assumed)}）不可能是触发的那个 —— ${s(v.node)} 在启动 ${secsZh(v.elapsed)} 后就失败了 —— 因此按约 ${secsZh(v.elapsed)} 计。`,
   'limit-assumed': (v) =>
     `${limZh(v.limit)} = ${secsZh(v.seconds)} 是${v.version ? ` torch ${s(v.version)} ` : '该版本'}的默认值；没有日志行打印它（推定）。`,
+  'number-refused': (v) => `${where(v)} 打印的 ${s(v.what)} = “${s(v.value)}” 超出任何真实作业的范围：未采用该值。`,
 };
 
 const REASONS_EN: Record<ReasonCode, (v: V) => string> = {

@@ -26,3 +26,17 @@ export function boundedSeconds(raw: string | undefined | null, unit: 'ms' | 's')
   const s = unit === 'ms' ? n / 1000 : n;
   return s <= MAX_DURATION_S ? s : null;
 }
+
+/** The least of `xs` (Infinity for none), by a loop: `Math.min(...xs)` overflows the stack past ~100,000 values. */
+export function minOf(xs: readonly number[]): number {
+  let m = Infinity;
+  for (const x of xs) if (x < m) m = x;
+  return m;
+}
+
+/** The greatest of `xs` (-Infinity for none), by a loop, for the same reason. */
+export function maxOf(xs: readonly number[]): number {
+  let m = -Infinity;
+  for (const x of xs) if (x > m) m = x;
+  return m;
+}

@@ -2,6 +2,7 @@ import { effectsOf } from './catalogue';
 import RAW from './data/thresholds.json';
 import { statedSeconds } from './durations';
 import { torchMinor } from './job/facts';
+import { boundedSeconds } from './numbers';
 import type { EvidenceLine, JobFacts, JobModel, LimitFired } from './model';
 
 // The startup timeouts as data (data/thresholds.json: value, what it bounds, source, versions, how to raise
@@ -120,12 +121,12 @@ export function limitsOf(
   const dynamic = backend === 'c10d' || backend === 'etcd-v2';
   const v = versionOfFacts(facts);
   const fromConf = (key: string, def: ThresholdDef, applies: boolean, clockStarts: ClockStart, id: LimitId) => {
-    const raw = conf[key];
-    const n = raw === undefined ? NaN : Number(raw);
-    const stated = Number.isFinite(n) && n > 0 && !facts.rdzvConfigsDefaulted.includes(key);
+    // What rdzv_configs printed is text from the log: a value past a year (`'timeout': '1e308'`) is not used.
+    const n = boundedSeconds(conf[key], 's');
+    const stated = n !== null && n > 0 && !facts.rdzvConfigsDefaulted.includes(key);
     out.push({
       id,
-      seconds: Number.isFinite(n) && n > 0 ? n : def.seconds,
+      seconds: n !== null && n > 0 ? n : def.seconds,
       from: stated ? 'logs' : 'default',
       evidence: stated ? facts.rdzvConfigsEvidence : null,
       knob: `--rdzv_conf ${key}=N`,

@@ -1,5 +1,11 @@
 import type { Clock } from './model';
 
+/** Years a log line can honestly carry: a clock never set reads 1970; beyond 2999 the stamp is damaged or forged. */
+export const MIN_YEAR = 1970;
+export const MAX_YEAR = 2999;
+/** UTC offsets run from −12:00 to +14:00; anything past ±18 h (ISO 8601's bound) is no zone. */
+const MAX_OFFSET_MINUTES = 18 * 60;
+
 // Clock readings keep what the line said (fields, quality, zone if stated). Turning them into instants needs
 // decisions the line cannot make alone — which year, which zone — so those live in `toInstant`, with the
 // assumption passed in and reported by the caller.
@@ -21,6 +27,9 @@ export function makeClock(
 ): Clock | null {
   const { month, day, hour, minute, second } = f;
   if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) return null;
+  // A year or zone no clock prints (`0000-…`, `+99:99`) makes the reading unusable, not a date centuries away.
+  if (f.year !== null && !(f.year >= MIN_YEAR && f.year <= MAX_YEAR)) return null;
+  if (f.offsetMinutes != null && !(Math.abs(f.offsetMinutes) <= MAX_OFFSET_MINUTES)) return null;
   const frac = f.frac ?? '';
   const millis = frac ? Math.floor(Number((frac + '000').slice(0, 3))) : 0;
   const offsetMinutes = f.offsetMinutes ?? null;
@@ -30,12 +39,13 @@ export function makeClock(
   return { source, text, quality, year: f.year, month, day, hour, minute, second, millis, offsetMinutes, resolutionMs };
 }
 
-/** `Z`, `+08:00`, `-0500` → minutes east of UTC. */
+/** `Z`, `+08:00`, `-0500` → minutes east of UTC; NaN for a zone no clock prints (`+01:75`), which makeClock refuses. */
 export function parseOffset(s: string | undefined): number | null {
   if (!s) return null;
   if (s === 'Z' || s === 'z') return 0;
   const m = /^([+-])(\d{2}):?(\d{2})$/.exec(s);
   if (!m) return null;
+  if (Number(m[3]) > 59) return NaN;
   const v = Number(m[2]) * 60 + Number(m[3]);
   return m[1] === '-' ? -v : v;
 }

@@ -1,5 +1,6 @@
 import { betterLogsAdvice } from './advice';
 import type { FailureStage, JobModel, JobNode, NodeEvent } from './model';
+import { boundedCount, boundedSeconds, maxOf, minOf } from './numbers';
 import { versionOf, type ClockStart, type LimitId, type LimitInForce } from './thresholds';
 
 // The startup timeline every view draws: per node the phases it went through (with start and end instants on
@@ -241,17 +242,20 @@ const evidenceOf = (e: { file: string; line: number; text: string }): TimelineEv
   text: e.text,
 });
 
-const clock = (ms: number) => new Date(ms).toISOString().slice(11, 23);
+/** The wall-clock part of an instant for a sentence; '?' where no Date can hold it (never a throw in a render). */
+const clock = (ms: number) =>
+  Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? new Date(ms).toISOString().slice(11, 23) : '?';
 
 const round = (s: number) => Math.round(s * 1000) / 1000;
 
 /** Durations a line states: `after 31 seconds`, `after 20000ms`, `timeout=30000ms`, `Timeout(ms)=600000`, `0:30:00`. */
 export function statedDurations(text: string): { seconds: number; phrase: string; context: string }[] {
   const out: { seconds: number; phrase: string; context: string }[] = [];
-  const unit = (n: number, u: string) => (/^m/i.test(u) ? n / 1000 : n);
-  const add = (seconds: number, m: RegExpMatchArray) => {
+  // The numbers are the line's text: a duration past a year (`after 99999999999999999999 seconds`) is not placed.
+  const unit = (n: string, u: string) => boundedSeconds(n, /^m/i.test(u) ? 'ms' : 's');
+  const add = (seconds: number | null, m: RegExpMatchArray) => {
     const phrase = m[0];
-    if (!Number.isFinite(seconds) || out.some((o) => o.phrase === phrase)) return;
+    if (seconds === null || out.some((o) => o.phrase === phrase)) return;
     const at = m.index ?? 0;
     let before = text.slice(Math.max(0, at - 40), at);
     if (at > 40) before = `…${before.replace(/^\S*\s/, '')}`;
@@ -260,11 +264,13 @@ export function statedDurations(text: string): { seconds: number; phrase: string
   for (const m of text.matchAll(
     /\b(?:timed out after|timeout after|after|Elapsed:?|waited)\s+(\d+(?:\.\d+)?)\s*(ms|milliseconds?|seconds?|secs?|s)\b/gi,
   ))
-    add(unit(Number(m[1]), m[2]!), m);
-  for (const m of text.matchAll(/\btimeout[=:]\s*(\d+(?:\.\d+)?)\s*(ms|s)\b/gi)) add(unit(Number(m[1]), m[2]!), m);
-  for (const m of text.matchAll(/Timeout\(ms\)=(\d+)/g)) add(Number(m[1]) / 1000, m);
-  for (const m of text.matchAll(/\btimeout=(\d+):(\d\d):(\d\d)\b/g))
-    add(Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3]), m);
+    add(unit(m[1]!, m[2]!), m);
+  for (const m of text.matchAll(/\btimeout[=:]\s*(\d+(?:\.\d+)?)\s*(ms|s)\b/gi)) add(unit(m[1]!, m[2]!), m);
+  for (const m of text.matchAll(/Timeout\(ms\)=(\d+)/g)) add(boundedSeconds(m[1], 'ms'), m);
+  for (const m of text.matchAll(/\btimeout=(\d+):(\d\d):(\d\d)\b/g)) {
+    const hours = boundedSeconds(m[1], 's');
+    add(hours === null ? null : boundedSeconds(String(hours * 3600 + Number(m[2]) * 60 + Number(m[3])), 's'), m);
+  }
   return out;
 }
 
@@ -278,13 +284,13 @@ export function rankOfLine(
 ): { rank: number | null; localRank: number | null } | null {
   if (e.ranks?.length) return { rank: e.ranks[0]!, localRank: e.localRank ?? null };
   if (e.localRank !== undefined) return { rank: globalRanks[e.localRank] ?? null, localRank: e.localRank };
+  // A rank no job has (`[rank99999999999999]`) names no lane: one lane per distinct rank stays bounded.
   const g = /\[rank ?(\d+)\]/.exec(e.text) ?? /\bRank (\d+):/.exec(e.text);
-  if (g) return { rank: Number(g[1]), localRank: null };
+  const rank = g ? boundedCount(g[1]) : null;
+  if (rank !== null) return { rank, localRank: null };
   const l = /\blocal_rank:? ?(\d+)/.exec(e.text);
-  if (l) {
-    const local = Number(l[1]);
-    return { rank: globalRanks[local] ?? null, localRank: local };
-  }
+  const local = l ? boundedCount(l[1]) : null;
+  if (local !== null) return { rank: globalRanks[local] ?? null, localRank: local };
   return null;
 }
 
@@ -401,9 +407,9 @@ export function buildTimeline(job: JobModel, limits: LimitInForce[]): TimelineMo
   });
 
   const placed = rows.filter((r): r is PlacedRow => r.placed);
-  const originMs = earliest?.ms ?? (placed.length ? Math.min(...placed.map((r) => r.startMs)) : null);
-  const startMs = placed.length ? Math.min(...placed.map((r) => r.startMs)) : null;
-  const endMs = placed.length ? Math.max(...placed.map((r) => r.endMs)) : null;
+  const startMs = placed.length ? minOf(placed.map((r) => r.startMs)) : null;
+  const originMs = earliest?.ms ?? startMs;
+  const endMs = placed.length ? maxOf(placed.map((r) => r.endMs)) : null;
 
   const thresholds = thresholdLines(limits, earliest, built);
   for (const t of thresholds)
@@ -494,10 +500,11 @@ function buildRow(
       ? { stage: job.failure.stage, s: job.failure.timeoutSeconds }
       : null;
 
+  const bounds = new Map<string, Bounds>();
   const estimate = (e: NodeEvent): Timed | null => {
-    const list = byFile.get(e.file) ?? [];
-    const before = list.filter((t) => t.line < e.line).sort((a, b) => b.ms - a.ms)[0];
-    const after = list.filter((t) => t.line > e.line).sort((a, b) => a.ms - b.ms)[0];
+    let b = bounds.get(e.file);
+    if (!b) bounds.set(e.file, (b = boundsOf(byFile.get(e.file) ?? [])));
+    const { before, after } = b.around(e.line);
     let candidate: { ms: number; note: string } | null = null;
     const stageBase = baseFor(e.stage ?? null, anchors);
     const stated = statedDurations(e.text)[0];
@@ -551,8 +558,14 @@ function buildRow(
   const markers: TimelineMarker[] = [];
   const laneMarkers: { m: TimelineMarker; rank: number | null; localRank: number | null }[] = [];
   let untimedEvents = 0;
+  // Markers of one entry at one instant fold into one: found by key, so 200,000 distinct markers stay linear.
+  const folded = new Map<TimelineMarker[], Map<string, TimelineMarker>>();
   const fold = (list: TimelineMarker[], m: TimelineMarker) => {
-    const same = list.find((x) => x.id === m.id && x.atMs === m.atMs && x.timing === m.timing && x.rank === m.rank);
+    let byKey = folded.get(list);
+    if (!byKey) folded.set(list, (byKey = new Map()));
+    const key = `${m.id}\n${m.atMs}\n${m.timing}\n${m.rank}`;
+    const same = byKey.get(key);
+    if (!same) byKey.set(key, m);
     if (same) {
       same.count += 1;
       same.own ||= m.own;
@@ -605,8 +618,9 @@ function buildRow(
 
   const instants = [...byFile.values()].flat().map((t) => t.ms);
   for (const m of markers) instants.push(m.atMs);
-  const startMs = Math.min(...instants, ...(launchMs !== null ? [launchMs] : []));
-  const lastMs = Math.max(...instants);
+  // Loops, not Math.min(...xs): a node with 200,000 events has more instants than a call takes arguments.
+  const startMs = Math.min(minOf(instants), launchMs ?? Infinity);
+  const lastMs = maxOf(instants);
   const lastMarker = markers.filter((m) => m.kind !== 'launch').at(-1);
   const endIsEstimated = lastMarker !== undefined && lastMarker.atMs >= lastMs && lastMarker.timing === 'estimated';
   const endEv: { ev: TimelineEvidence; timing: Timing; note: string | null } = (() => {
@@ -664,7 +678,7 @@ function buildRow(
     push('workers-starting', started);
     if (started) {
       const ready = n.events.filter((e) => (e.kind === 'pg-ready' || e.kind === 'first-step') && timedOf(e) !== null);
-      const readyAt = ready.length ? Math.max(...ready.map((e) => timedOf(e)!)) : null;
+      const readyAt = ready.length ? maxOf(ready.map((e) => timedOf(e)!)) : null;
       const readyEv = ready.find((e) => timedOf(e) === readyAt);
       if (readyEv) push('running', readyEv);
       else if (n.events.some((e) => e.kind === 'pg-ready' || e.kind === 'first-step' || e.kind === 'exit')) {
@@ -739,13 +753,13 @@ function buildRow(
   }
   lanes.sort((a, b) => (a.rank ?? a.localRank ?? 0) - (b.rank ?? b.localRank ?? 0));
 
-  const endMs = Math.max(lastMs, ...phases.map((p) => p.endMs));
+  const endMs = Math.max(lastMs, maxOf(phases.map((p) => p.endMs)));
   return {
     anchors,
     row: {
       ...rowBase,
       placed: true,
-      startMs: Math.min(startMs, ...phases.map((p) => p.startMs)),
+      startMs: Math.min(startMs, minOf(phases.map((p) => p.startMs))),
       endMs,
       launchMs,
       phases,
@@ -755,6 +769,46 @@ function buildRow(
       untimedEvents,
       gaps,
     },
+  };
+}
+
+interface TimedLine {
+  line: number;
+  ms: number;
+  where: string;
+}
+
+interface Bounds {
+  /** The latest timed line above `line` and the earliest below it (first listed among equal instants). */
+  around(line: number): { before: TimedLine | undefined; after: TimedLine | undefined };
+}
+
+/**
+ * What bounds an untimed line: the timed lines of its file sorted by line once, with running maxima from the top
+ * and minima from the bottom, so each lookup is a binary search (a filter and sort per line was quadratic).
+ */
+function boundsOf(list: TimedLine[]): Bounds {
+  const order = list.map((t, i) => ({ t, i })).sort((a, b) => a.t.line - b.t.line || a.i - b.i);
+  const beats = (a: { t: TimedLine; i: number }, b: { t: TimedLine; i: number } | undefined, later: boolean) =>
+    b === undefined || (later ? a.t.ms > b.t.ms : a.t.ms < b.t.ms) || (a.t.ms === b.t.ms && a.i < b.i);
+  const latest: { t: TimedLine; i: number }[] = [];
+  for (const x of order) latest.push(beats(x, latest.at(-1), true) ? x : latest.at(-1)!);
+  const earliest: { t: TimedLine; i: number }[] = new Array(order.length);
+  for (let k = order.length - 1; k >= 0; k--)
+    earliest[k] = beats(order[k]!, earliest[k + 1], false) ? order[k]! : earliest[k + 1]!;
+  /** The first position whose line is ≥ `line` (or > it, with `strict`). */
+  const first = (line: number, strict: boolean) => {
+    let lo = 0;
+    let hi = order.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (strict ? order[mid]!.t.line <= line : order[mid]!.t.line < line) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  return {
+    around: (line) => ({ before: latest[first(line, false) - 1]?.t, after: earliest[first(line, true)]?.t }),
   };
 }
 

@@ -79,7 +79,9 @@ export function rebuildAdvice(id: AdviceId, values: AdviceValues): AdviceSpec | 
       break;
     }
     case 'check-endpoint':
-      if (typeof values.endpoint === 'string') spec = simpleAdvice(id, null, { endpoint: values.endpoint });
+      // An endpoint is a host and a port (or '?' when the logs name none): nothing a shell or a sentence would read.
+      if (typeof values.endpoint === 'string' && /^(?:[\w.:[\]<>%-]{1,120}|\?)$/.test(values.endpoint))
+        spec = simpleAdvice(id, null, { endpoint: values.endpoint });
       break;
     case 'stage-data':
       spec = stageDataAdvice();

@@ -100,11 +100,14 @@ export function buildWire(job: JobModel, dx: Diagnosis, options: SnapshotOptions
   );
   // A loop, not Math.min(...xs): a large job has more times than a call takes arguments.
   const least = (xs: number[]) => xs.reduce((a, b) => (b < a ? b : a), Infinity);
-  const t0 = launches.length ? least(launches) : anyTimes.length ? least(anyTimes) : null;
-  const base = (n: JobNode) => (t0 === null ? null : n.lagSeconds === null ? t0 : t0 + Math.round(n.lagSeconds * 1000));
+  // Times go in only within the ranges a reader accepts (wire.ts): a node whose clock is centuries off (a
+  // damaged year) travels without times instead of making a link no one can open.
+  const t0 = within(launches.length ? least(launches) : anyTimes.length ? least(anyTimes) : null, 0, 1e14);
+  const lagMs = (n: JobNode) => within(n.lagSeconds === null ? null : Math.round(n.lagSeconds * 1000), 0, 1e10);
+  const base = (n: JobNode) => (t0 === null ? null : n.lagSeconds === null ? t0 : t0 + (lagMs(n) ?? NaN));
   const ds = (n: JobNode, iso: string | null | undefined): number | null => {
     const b = base(n);
-    return iso && b !== null ? Math.round((Date.parse(iso) - b) / 100) : null;
+    return iso && b !== null ? within(Math.round((Date.parse(iso) - b) / 100), -1e9, 1e9) : null;
   };
 
   const eventIds: string[] = [];
@@ -153,7 +156,7 @@ export function buildWire(job: JobModel, dx: Diagnosis, options: SnapshotOptions
     o: [...(opts.evidence ? [] : ['evidence' as const]), ...(dropped.length ? ['advice' as const] : [])],
     d: job.verdict,
     t: t0,
-    s: job.skewSeconds === null ? null : Math.round(job.skewSeconds * 1000),
+    s: job.skewSeconds === null ? null : within(Math.round(job.skewSeconds * 1000), 0, 1e10),
     j: [
       facts.torchVersion && text(facts.torchVersion, 64),
       opts.evidence && facts.torchVersionEvidence ? text(facts.torchVersionEvidence, 200) : null,
@@ -181,7 +184,7 @@ export function buildWire(job: JobModel, dx: Diagnosis, options: SnapshotOptions
         n.hostname === null ? 0 : n.hostname === n.id ? 1 : hostColumn(r, n.hostname, ids[i]!),
       ),
       g: job.nodes.map((n, i) => (n.groupRank === null ? null : n.groupRank - i)),
-      l: job.nodes.map((n) => (n.lagSeconds === null ? null : Math.round(n.lagSeconds * 1000))),
+      l: job.nodes.map(lagMs),
       x: job.nodes.flatMap((n, i) => (n.isStoreHost ? [i] : [])),
       f: job.nodes.map((n) => (n.failureStage ? STAGES.indexOf(n.failureStage) + 1 : 0)),
       r: job.nodes.map((n) => rankRuns(n.globalRanks)),
@@ -344,6 +347,11 @@ function rankRuns(ranks: number[]): (number | [number, number])[] {
 function hostColumn(r: Redactor, hostname: string, id: string): string | 1 {
   const h = cut(clean(r.nodeId(hostname)), MAX_NAME);
   return h === id ? 1 : h;
+}
+
+/** `x` when it is a finite number in [lo, hi], else null. */
+function within(x: number | null, lo: number, hi: number): number | null {
+  return x !== null && Number.isFinite(x) && x >= lo && x <= hi ? x : null;
 }
 
 function zoomOf(zoom: [number, number] | null | undefined): [number, number] | null {

@@ -1,6 +1,7 @@
 import type { Diagnosis } from '../core/findings';
 import { words, type Lang } from '../core/i18n';
 import type { JobModel, JobNode } from '../core/model';
+import { maxOf, minOf } from '../core/numbers';
 import type { Omission } from './wire';
 
 // The diagnosis as Markdown to paste into a GitHub issue: the verdict, the findings, the commands to copy (in
@@ -139,7 +140,7 @@ export function markdownReport(job: JobModel, dx: Diagnosis, lang: Lang = 'en', 
     const hidden = job.nodes.length - rows.length;
     if (hidden > 0) {
       const lags = job.nodes.filter((n) => !rows.includes(n) && n.lagSeconds !== null).map((n) => n.lagSeconds!);
-      const range = lags.length ? ` (${u.lag} ${sec(Math.min(...lags))} – ${sec(Math.max(...lags))})` : '';
+      const range = lags.length ? ` (${u.lag} ${sec(minOf(lags))} – ${sec(maxOf(lags))})` : '';
       out.push('', md.more.replace('{n}', String(hidden)) + range);
     }
   }
@@ -188,7 +189,7 @@ export function esc(s: string): string {
 /** An inline code span that survives backticks inside it. */
 export function code(s: string): string {
   const text = s.replace(/[\r\n]+/g, ' ');
-  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((r) => r.length));
+  const longest = longestRun(text);
   const fence = '`'.repeat(longest + 1);
   const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
   return `${fence}${pad}${text}${pad}${fence}`;
@@ -202,7 +203,14 @@ function cell(s: string): string {
 /** A fenced code block longer than any backtick run inside it. */
 function block(lines: string[], lang: string, indent: string): string[] {
   const clean = lines.map((l) => l.replace(/[\r\n]+/g, ' '));
-  const longest = Math.max(0, ...clean.flatMap((l) => (l.match(/`+/g) ?? []).map((r) => r.length)));
+  const longest = maxOf([0, ...clean.map(longestRun)]);
   const fence = '`'.repeat(Math.max(3, longest + 1));
   return [`${indent}${fence}${lang}`, ...clean.map((l) => indent + l), `${indent}${fence}`];
+}
+
+/** The longest run of backticks in a text (a loop: a long line may hold more runs than a call takes arguments). */
+function longestRun(text: string): number {
+  let best = 0;
+  for (const m of text.matchAll(/`+/g)) best = Math.max(best, m[0].length);
+  return best;
 }

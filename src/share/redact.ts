@@ -16,10 +16,50 @@ export interface RedactOptions {
   evidence: boolean;
 }
 
-export const DEFAULT_REDACTION: RedactOptions = { hostnames: false, ips: true, paths: 'basename', evidence: true };
+/**
+ * Evidence lines are off by default: they are log text, and a link must carry none unless its sender chose to
+ * send it (the brief: "share links and digests carry no log text by default"). Redaction makes them safer, not
+ * safe — a line can hold a secret in a shape no rule knows. When the sender ticks them on, the share preview
+ * shows each line exactly as the link carries it (ShareDialog's "Evidence lines"), after every rule below.
+ */
+export const DEFAULT_REDACTION: RedactOptions = { hostnames: false, ips: true, paths: 'basename', evidence: false };
 
 export const IP_PLACEHOLDER = '<ip>';
 export const PATH_PLACEHOLDER = '<path>';
+export const SECRET_PLACEHOLDER = '<redacted>';
+
+/**
+ * Credentials and tokens, removed from everything that leaves, whatever the options: `user:pass@host` in URLs and
+ * endpoints, `token=…` / `password: …` / `api_key=…` pairs, `Authorization: Bearer …`, AWS access key ids and
+ * secret keys, GitHub and Hugging Face tokens. Each keeps what it is (`password=<redacted>`), never its value.
+ */
+const SECRET_RULES: { re: RegExp; to: string }[] = [
+  // scheme://user:password@host and user:password@host:port (the password may be empty, the user not).
+  { re: /(?<![\w.%+-])([\w.%+-]{1,64}):[^\s@/'"`]{0,256}@(?=[\w[])/g, to: `${SECRET_PLACEHOLDER}@` },
+  {
+    re: /\b((?:[\w-]{0,32}[_-])?(?:token|password|passwd|pwd|secret|api[_-]?key|access[_-]?key|auth|credentials?)(?:[_-][\w-]{0,32})?)(["']?\s{0,4}[=:]\s{0,4}["']?)[^\s"',;&)}\]]{1,512}/gi,
+    to: `$1$2${SECRET_PLACEHOLDER}`,
+  },
+  { re: /\b(Bearer|Basic|token)\s{1,4}[A-Za-z0-9._~+/=-]{8,}/g, to: `$1 ${SECRET_PLACEHOLDER}` },
+  { re: /\b(?:AKIA|ASIA|AGPA|AIDA|AROA)[0-9A-Z]{16}\b/g, to: SECRET_PLACEHOLDER },
+  {
+    re: /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|hf_[A-Za-z0-9]{30,}|xox[abprs]-[A-Za-z0-9-]{10,})\b/g,
+    to: SECRET_PLACEHOLDER,
+  },
+];
+
+/** Credentials and tokens out of a text (see SECRET_RULES); returns the text and how many were replaced. */
+export function redactSecrets(input: string): { text: string; count: number } {
+  let count = 0;
+  let text = input;
+  for (const rule of SECRET_RULES)
+    text = text.replace(rule.re, (...args: unknown[]) => {
+      count++;
+      const groups = args.slice(1, -2) as (string | undefined)[];
+      return rule.to.replace(/\$(\d)/g, (_, k: string) => groups[Number(k) - 1] ?? '');
+    });
+  return { text, count };
+}
 
 const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
 const IPV4 = `${OCTET}(?:\\.${OCTET}){3}`;
@@ -56,6 +96,8 @@ export interface RedactionCounts {
   hostnames: number;
   ips: number;
   paths: number;
+  /** Credentials and tokens (always removed). */
+  credentials: number;
 }
 
 export class Redactor {
@@ -64,6 +106,7 @@ export class Redactor {
   private readonly hosts = new Map<string, string>();
   private readonly hostRe: RegExp | null;
   private readonly seen = { hostnames: new Set<string>(), ips: new Set<string>(), paths: new Set<string>() };
+  private credentials = 0;
 
   constructor(job: JobModel, options: RedactOptions) {
     this.options = options;
@@ -105,9 +148,11 @@ export class Redactor {
     return this.text(id);
   }
 
-  /** Every rule, in order: hostnames, addresses, paths. */
+  /** Every rule, in order: credentials, hostnames, addresses, paths. */
   text(input: string): string {
-    let out = input;
+    const secrets = redactSecrets(input);
+    this.credentials += secrets.count;
+    let out = secrets.text;
     if (this.hostRe) {
       out = out.replace(this.hostRe, (_m, host: string, suffix: string) => {
         this.seen.hostnames.add(host.toLowerCase());
@@ -152,7 +197,12 @@ export class Redactor {
   }
 
   counts(): RedactionCounts {
-    return { hostnames: this.seen.hostnames.size, ips: this.seen.ips.size, paths: this.seen.paths.size };
+    return {
+      hostnames: this.seen.hostnames.size,
+      ips: this.seen.ips.size,
+      paths: this.seen.paths.size,
+      credentials: this.credentials,
+    };
   }
 }
 

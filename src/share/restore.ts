@@ -35,6 +35,42 @@ const LIMIT_META: Record<LimitId, { knob: string | null; clockStarts: ClockStart
 
 const NO_EVIDENCE: EvidenceLine = { file: '', line: 0, text: '' };
 
+/** A word a sentence may hold as it is: a node id, an address, a stage or limit code (no spaces, no shell). */
+const PLAIN = /^[\w.@:<>[\]/#%+=-]{1,120}$/;
+
+/**
+ * Text from a link is the sender's (or whoever edited the link), not skewscope's: where core's sentences take a
+ * name, an endpoint or a key from it, anything but a plain word is shown in quotes, as data — so a tampered link
+ * reads `the store at “$(curl …|sh)” could not be reached`, never as the tool's own words. Lists of names are
+ * quoted name by name. Advice values need no quotes: the link's advice is kept only when core's own builders give
+ * back exactly those values (advice.ts), and an endpoint there must be a host and a port.
+ */
+export function asData(x: string): string {
+  return x
+    .split(', ')
+    .map((part) => (PLAIN.test(part) ? part : `“${part.replace(/[“”]/g, '"')}”`))
+    .join(', ');
+}
+
+/**
+ * The values that hold names and log text (node names, endpoints, store keys, versions, a format-1 link's
+ * sentences); the others are core's own codes and phrases, checked against its tables when the link was read.
+ */
+const DATA_KEYS = new Set(
+  'node nodes reporters late missing host key first worst endpoint waiters waiter victims unplaced ids groups files file activity value text error version backend runs'.split(
+    ' ',
+  ),
+);
+
+function dataValues<T extends string | number | null | string[]>(values: Record<string, T>): Record<string, T> {
+  return Object.fromEntries(
+    Object.entries(values).map(([k, x]) => [
+      k,
+      !DATA_KEYS.has(k) ? x : typeof x === 'string' ? asData(x) : Array.isArray(x) ? x.map(asData) : x,
+    ]),
+  ) as Record<string, T>;
+}
+
 export function restore(s: ShareSnapshot, lang: Lang = s.view.lang): Restored {
   const t0 = s.t0 === null ? null : Date.parse(s.t0);
   const iso = (seconds: number | null): string | null =>
@@ -86,7 +122,7 @@ export function restore(s: ShareSnapshot, lang: Lang = s.view.lang): Restored {
       reportedBy: [...s.failure.reportedBy],
       lateNodes: [...s.failure.lateNodes],
       absent: [...s.failure.absent],
-      reasoning: s.failure.reasoning.map((r) => ({ code: r.code, values: { ...r.values } })),
+      reasoning: s.failure.reasoning.map((r) => ({ code: r.code, values: dataValues(r.values) })),
       evidence: [...s.failure.evidence],
       limit: s.failure.limit && { ...s.failure.limit },
     },
@@ -109,7 +145,7 @@ export function restore(s: ShareSnapshot, lang: Lang = s.view.lang): Restored {
       groups: s.mixedJobs.groups.map((g) => ({ ...g, nodes: [...g.nodes], files: [] })),
     },
     clockOffsets: s.clockOffsets.map((o) => ({ ...o, evidence: o.evidence ?? NO_EVIDENCE })),
-    notes: s.notes.map((n) => ({ code: n.code, values: { ...n.values } })),
+    notes: s.notes.map((n) => ({ code: n.code, values: dataValues(n.values) })),
     files: [],
   };
 
@@ -129,7 +165,7 @@ export function restore(s: ShareSnapshot, lang: Lang = s.view.lang): Restored {
     };
   });
   const findings = s.findings.map((f): Finding => {
-    const { title, detail } = findingText(lang, f.code, f.numbers);
+    const { title, detail } = findingText(lang, f.code, dataValues(f.numbers));
     return {
       code: f.code,
       severity: f.severity,

@@ -1,8 +1,13 @@
+import { boundedCount, boundedSeconds } from '../numbers';
 import type { Context } from './context';
 import type { Draft } from './types';
 
 // The store-based barrier of init_process_group, in a job that got through: how long ranks waited there
 // for the others, and a worker count above the world size (keys left by an earlier run, a double launch).
+
+/** A count the line printed, or its text when it is none a job has (shown as printed, never as 1e+20). */
+const count = (s: string | undefined) => boundedCount(s) ?? s ?? null;
+const seconds = (s: string | undefined) => boundedSeconds(s, 's') ?? s ?? null;
 
 export function storeBarrierDrafts(c: Context): Draft[] {
   const out: Draft[] = [];
@@ -15,7 +20,7 @@ export function storeBarrierDrafts(c: Context): Draft[] {
     out.push({
       code: 'WORKER_COUNT_EXCEEDS',
       severity: 'warning',
-      numbers: { workers: Number(e.fields.n), world: Number(e.fields.ws), key: e.fields.key ?? null },
+      numbers: { workers: count(e.fields.n), world: count(e.fields.ws), key: e.fields.key ?? null },
       nodes: [...new Set(over.map((x) => x.n.id))],
       evidence: over.slice(0, 3).map(({ e: x }) => ({ file: x.file, line: x.line, text: x.text })),
       advice: [],
@@ -29,9 +34,9 @@ export function storeBarrierDrafts(c: Context): Draft[] {
       severity: 'info',
       numbers: {
         waits: waited.length,
-        seconds: longest.e.fields.secs !== undefined ? Number(longest.e.fields.secs) : null,
-        joined: Number(longest.e.fields.n),
-        world: Number(longest.e.fields.ws),
+        seconds: seconds(longest.e.fields.secs),
+        joined: count(longest.e.fields.n),
+        world: count(longest.e.fields.ws),
         timeout: longest.e.fields.td ?? null,
       },
       nodes: [...new Set(waited.map((x) => x.n.id))],

@@ -1,6 +1,6 @@
 import { effectsOf } from '../catalogue';
 import type { JobFacts, LogEvent, TorchInstall } from '../model';
-import { boundedCount } from '../numbers';
+import { MAX_COUNT, boundedCount } from '../numbers';
 
 // Job facts from what the logs printed — each catalogue entry declares which of its fields state which fact
 // (the launch-config block, a torchrun command, the rendezvous result, the console-script version) — and,
@@ -140,8 +140,9 @@ export function deriveFacts(events: LogEvent[], formats: Record<string, number>)
   // The job's size: the fixed node count, or for an elastic job (min < max) the world that formed.
   const elastic = facts.minNodes !== null && facts.maxNodes !== null && facts.minNodes < facts.maxNodes;
   facts.nnodes = elastic ? (facts.worldNodes ?? facts.minNodes) : (facts.maxNodes ?? facts.worldNodes);
+  // Each factor is bounded; their product is a count too (10⁶ nodes × 10⁶ workers is no world).
   if (facts.worldSize === null && facts.nnodes !== null && facts.nprocPerNode !== null)
-    facts.worldSize = facts.nnodes * facts.nprocPerNode;
+    facts.worldSize = facts.nnodes * facts.nprocPerNode <= MAX_COUNT ? facts.nnodes * facts.nprocPerNode : null;
   if (Object.keys(confs).length) facts.rdzvConfigs = confs;
   if (!facts.torchVersion) {
     for (const fv of FORMAT_VERSIONS) {

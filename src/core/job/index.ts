@@ -11,6 +11,7 @@ import type {
   Overrides,
 } from '../model';
 import { SCHEMA_VERSION } from '../model';
+import { boundedCount } from '../numbers';
 import { limitsOf } from '../thresholds';
 import { isoOrNull } from '../time';
 import { attemptOf, endsInRestart, nodeAttempts, tagAttempts } from './attempts';
@@ -24,6 +25,7 @@ import { mixedJobsOf, splitRuns } from './mixed';
 import { nodeClocks, withFieldClocks } from './nodeClock';
 import { isStoreHost } from './storeHost';
 import { verdictOf } from './verdict';
+import { refusedNumbers } from './untrusted';
 import { missingNodes, worldOf } from './world';
 
 // From per-file extracts to the job model, as a pipeline: streams → runs → nodes → clocks → launch → events →
@@ -65,7 +67,8 @@ function round3(x: number): number {
 export function buildJob(extracts: FileExtract[], opts: BuildOptions = {}): JobModel {
   const nowMs = opts.nowMs ?? Date.now();
   const overrides = opts.overrides ?? {};
-  const usable = extracts.filter((x) => !x.problem);
+  // By file name: the same files give the same job whatever order they were dropped or finished reading in.
+  const usable = extracts.filter((x) => !x.problem).sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   const streams = usable.flatMap((x) => x.streams);
   const allEvents = streams.flatMap((s) => s.events);
   const facts = deriveFacts(allEvents, formatsOf(usable));
@@ -90,7 +93,7 @@ export function buildJob(extracts: FileExtract[], opts: BuildOptions = {}): JobM
     overrides,
     opts.correctClocks ?? overrides.correctClocks ?? false,
   );
-  const notes: Note[] = [...clocks.notes];
+  const notes: Note[] = [...clocks.notes, ...refusedNumbers(allEvents, facts)];
   const built = groups.map((g, i) => buildNode(g, ids[i]!, eventsByNode.get(ids[i]!)!, facts, clocks, notes));
   const nodes = built.map((b) => b.node);
   const skewSeconds = placeLags(nodes, notes);
@@ -257,7 +260,8 @@ function buildNode(
   const node: JobNode = {
     id,
     hostname: host?.value ?? null,
-    groupRank: rankHint ? Number(rankHint.value) : null,
+    // The hint is the line's (or the file name's) text: a rank past any real job's reads as unknown.
+    groupRank: rankHint ? boundedCount(rankHint.value) : null,
     globalRanks: complete ? parseIntList(complete.fields.global_ranks) : prefixRanks(evs),
     files: [...new Set(g.streams.map((s) => s.file))],
     identity: g.identity,

@@ -10,6 +10,8 @@ const LEAVE_SPREAD_S = 0.25;
 const MIN_REPORT_S = 2;
 /** How close to a whole hour an offset must be to count as a time-zone difference. */
 const HOUR_SLACK_S = 90;
+/** Zones run from UTC−12 to UTC+14: two clocks further apart than that differ by more than a zone. */
+const MAX_ZONE_HOURS = 26;
 
 export function estimateClockOffsets(
   eventsByNode: Map<string, LogEvent[]>,
@@ -34,7 +36,7 @@ export function estimateClockOffsets(
     const bound = round2(l.resS + LEAVE_SPREAD_S);
     if (Math.abs(offset) < Math.max(MIN_REPORT_S, bound)) continue;
     const hours = Math.round(offset / 3600);
-    const tz = hours !== 0 && Math.abs(offset - hours * 3600) <= HOUR_SLACK_S;
+    const tz = hours !== 0 && Math.abs(hours) <= MAX_ZONE_HOURS && Math.abs(offset - hours * 3600) <= HOUR_SLACK_S;
     out.push({
       node: l.node,
       offsetSeconds: tz ? hours * 3600 : round2(offset),
