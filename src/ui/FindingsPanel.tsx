@@ -97,7 +97,7 @@ function AdviceItem({ advice }: { advice: Advice }) {
             type="button"
             className="button button--small advice__copy"
             onClick={onCopy}
-            aria-label={t('advice.copyLabel', { command: advice.command })}
+            aria-label={t('advice.copyLabel', { title: advice.title })}
           >
             {t(done ? 'advice.copied' : 'advice.copy')}
           </button>

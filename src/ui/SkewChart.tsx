@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Rich } from './i18n';
 import {
   Bar,
@@ -19,6 +19,7 @@ import { useViewStore } from '../state/view';
 import { formatDuration, formatLimit, listSome } from '../i18n/index';
 import { useT, type T } from './i18n';
 import { limitLabel } from './timeline/labels';
+import { measure } from './timeline/fitName';
 import './timeline/timeline.css';
 
 // How far each node launched behind the earliest one, against the limits that count from the launch (the
@@ -65,6 +66,17 @@ export function SkewChart({ job, diagnosis }: Props) {
   const large = placed.length > HISTOGRAM_FROM;
   const [histogram, setHistogram] = useState(large);
   const selected = useViewStore((s) => s.selectedNode);
+  const chartRef = useRef<HTMLDivElement>(null);
+  const [chartW, setChartW] = useState(720);
+  useLayoutEffect(() => {
+    const el = chartRef.current;
+    if (!el) return;
+    const read = () => setChartW(el.clientWidth || 720);
+    read();
+    const ro = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(read);
+    ro?.observe(el);
+    return () => ro?.disconnect();
+  }, []);
 
   const toneOf = (lag: number): { crossed: ThresholdLine | null; tone: string } => {
     let idx = -1;
@@ -89,6 +101,26 @@ export function SkewChart({ job, diagnosis }: Props) {
   const shownLines = lines.filter((l) => l.seconds <= domainMax);
   const offScale = lines.filter((l) => l.seconds > domainMax);
   const crossings = data.filter((d) => d.crossed).sort((a, b) => b.lag - a.lag);
+  // Line labels on two tiers, each kept only where it has room: on a phone the summary below names the rest.
+  const tiers: number[] = [-Infinity, -Infinity];
+  const tierOf = new Map<string, number>();
+  const pxPerS = Math.max(1, chartW - 70) / Math.max(1, domainMax);
+  for (const l of [...shownLines].sort((a, b) => a.seconds - b.seconds)) {
+    const x = l.seconds * pxPerS;
+    const w = measure(label(l), '600 11px system-ui, sans-serif') + 10;
+    const tier = tiers.findIndex((end) => x - w / 2 > end + 6);
+    if (tier < 0) continue;
+    tiers[tier] = x + w / 2;
+    tierOf.set(l.key, tier);
+  }
+  const refLabel = (l: ThresholdLine) =>
+    tierOf.has(l.key)
+      ? ({
+          value: label(l),
+          position: tierOf.get(l.key) ? 'insideTopRight' : 'top',
+          className: 'skew-ref__label',
+        } as const)
+      : undefined;
   const usedTones = [...new Set(data.map((d) => d.tone))];
 
   const title = (
@@ -143,7 +175,7 @@ export function SkewChart({ job, diagnosis }: Props) {
         <p className="skew__note muted">{t('skew.latestOf', { shown: MAX_BARS, total: data.length })}</p>
       )}
 
-      <div className="skew__chart" aria-hidden="true">
+      <div className="skew__chart" aria-hidden="true" ref={chartRef}>
         {histogram ? (
           <BarChart
             responsive
@@ -162,13 +194,13 @@ export function SkewChart({ job, diagnosis }: Props) {
             />
             <YAxis allowDecimals={false} width={40} className="skew__axis" />
             <Tooltip cursor={false} content={(p) => <BinTip {...p} t={t} />} />
-            {shownLines.map((l, i) => (
+            {shownLines.map((l) => (
               <ReferenceLine
                 key={l.key}
                 x={l.seconds}
                 className={`skew-ref skew-ref--${l.kind}`}
                 ifOverflow="extendDomain"
-                label={{ value: label(l), position: i % 2 ? 'insideTopRight' : 'top', className: 'skew-ref__label' }}
+                label={refLabel(l)}
               />
             ))}
             <Bar dataKey="count" isAnimationActive={false} shape={(p: BarShapeProps) => <BinShape {...p} />} />
@@ -193,13 +225,8 @@ export function SkewChart({ job, diagnosis }: Props) {
             />
             <YAxis type="category" dataKey="node" width="auto" interval={0} className="skew__axis" />
             <Tooltip cursor={false} content={(p) => <NodeTip {...p} first={first} t={t} />} />
-            {shownLines.map((l, i) => (
-              <ReferenceLine
-                key={l.key}
-                x={l.seconds}
-                className={`skew-ref skew-ref--${l.kind}`}
-                label={{ value: label(l), position: i % 2 ? 'insideTopRight' : 'top', className: 'skew-ref__label' }}
-              />
+            {shownLines.map((l) => (
+              <ReferenceLine key={l.key} x={l.seconds} className={`skew-ref skew-ref--${l.kind}`} label={refLabel(l)} />
             ))}
             <Bar
               dataKey="lag"
@@ -272,28 +299,31 @@ export function SkewChart({ job, diagnosis }: Props) {
         )}
       </div>
 
-      <table className="visually-hidden">
-        <caption>{t('skew.caption', { first })}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{t('nodes.col.node')}</th>
-            <th scope="col">{t('nodes.col.lag')}</th>
-            <th scope="col">{t('skew.col.crossed')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {[...data]
-            .sort((a, b) => b.lag - a.lag)
-            .slice(0, 256)
-            .map((d) => (
-              <tr key={d.node}>
-                <th scope="row">{d.node}</th>
-                <td>{formatDuration(t.lang, d.lag)}</td>
-                <td>{d.crossed ? label(d.crossed) : t('nodes.none')}</td>
-              </tr>
-            ))}
-        </tbody>
-      </table>
+      {/* Hidden in a box: a table itself ignores the 1 px width and would widen the page. */}
+      <div className="visually-hidden">
+        <table>
+          <caption>{t('skew.caption', { first })}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t('nodes.col.node')}</th>
+              <th scope="col">{t('nodes.col.lag')}</th>
+              <th scope="col">{t('skew.col.crossed')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {[...data]
+              .sort((a, b) => b.lag - a.lag)
+              .slice(0, 256)
+              .map((d) => (
+                <tr key={d.node}>
+                  <th scope="row">{d.node}</th>
+                  <td>{formatDuration(t.lang, d.lag)}</td>
+                  <td>{d.crossed ? label(d.crossed) : t('nodes.none')}</td>
+                </tr>
+              ))}
+          </tbody>
+        </table>
+      </div>
     </section>
   );
 }

@@ -41,7 +41,7 @@ export function CoreText({ children, className }: { children: string; className?
 const TAGS = /<(b|c|k|em)>(.*?)<\/\1>/g;
 
 /**
- * A message with a little markup: `<b>bold</b>`, `<c>code</c>`, `<k>key</k>`, `<em>stress</em>` (not nested).
+ * A message with a little markup: `<b>bold</b>`, `<c>code</c>`, `<k>key</k>`, `<em>stress</em>` (code inside bold).
  * Only the catalogue's own text carries tags; values filled into it are shown as text.
  */
 export function Rich({ text }: { text: string }) {
@@ -51,10 +51,11 @@ export function Rich({ text }: { text: string }) {
     if (m.index > at) out.push(text.slice(at, m.index));
     const inner = m[2]!;
     const key = out.length;
-    if (m[1] === 'b') out.push(<strong key={key}>{inner}</strong>);
+    // Bold and stress may hold code (`<b><c>--log-dir</c> trees</b>`); code and keys are literal.
+    if (m[1] === 'b') out.push(<strong key={key}>{inner.includes('<') ? <Rich text={inner} /> : inner}</strong>);
     else if (m[1] === 'c') out.push(<code key={key}>{inner}</code>);
     else if (m[1] === 'k') out.push(<kbd key={key}>{inner}</kbd>);
-    else out.push(<em key={key}>{inner}</em>);
+    else out.push(<em key={key}>{inner.includes('<') ? <Rich text={inner} /> : inner}</em>);
     at = m.index + m[0].length;
   }
   if (at < text.length) out.push(text.slice(at));

@@ -142,7 +142,7 @@ export const ui = {
   'advice.title': 'What to change',
   'advice.copy': 'Copy',
   'advice.copied': 'Copied',
-  'advice.copyLabel': 'Copy: {command}',
+  'advice.copyLabel': 'Copy the command: {title}',
   'advice.whatIfOk': 'With a rendezvous limit of {t} s every node would have made it, with {spare} s to spare.',
   'advice.whatIfShort': 'With a rendezvous limit of {t} s the last node would still be {short} s late.',
   'advice.whatIfBlocked':
@@ -227,7 +227,7 @@ export const ui = {
   'tip.title': '{who} — {what}',
   'tip.startDerived': 'Start derived from a wait the text states.',
   'tip.derived': 'Derived from a wait the text states.',
-  'tip.endsAt': 'Ends at {where}: {text}',
+  'tip.endsAt': 'Ends at {where}:',
   'tip.open': 'Click to open {where} · double-click to zoom to it',
   'tip.openOnly': 'Click to open {where}',
   'tip.openFrom': 'The log ends at {at} ({clock}) while the node waits.',

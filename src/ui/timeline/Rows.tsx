@@ -2,7 +2,7 @@ import { memo, type FocusEvent, type MouseEvent } from 'react';
 import type { PlacedRow, TimelineLane, TimelineMarker, TimelinePhase, TimelineRow } from '../../core/timeline';
 import { formatDuration, formatOffset } from '../../i18n/index';
 import { CoreText, type T } from '../i18n';
-import { fitName } from './fitName';
+import { fitName, measure } from './fitName';
 import { rowGaps, WAITING } from './labels';
 import type { View } from './scale';
 import { markerTip, markerTitle, openTip, phaseEndWords, phaseTip, type Tip } from './tips';
@@ -41,8 +41,15 @@ const PRIORITY: Record<TimelineMarker['kind'], number> = {
   launch: 5,
 };
 
-/** The font of `.tl-row__label` (timeline.css), for measuring names. */
-const NAME_FONT = "600 12.75px system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif";
+/** The fonts of `.tl-row__label`, `.tl-row__lag` and `.tl-tag` (timeline.css), for measuring. */
+const FAMILY = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif";
+const NAME_FONT = `600 12.75px ${FAMILY}`;
+const LAG_FONT = `11.1px ${FAMILY}`;
+const TAG_FONT = `700 9.9px ${FAMILY}`;
+/** Name columns narrower than this put the lag and the tags under the name. */
+const COMPACT_BELOW = 230;
+
+const tagWidth = (text: string) => measure(text, TAG_FONT) + 16;
 
 export const xOf = (g: Geometry, ms: number) =>
   (((ms - g.origin) / 1000 - g.view.start) / (g.view.end - g.view.start)) * g.width;
@@ -280,15 +287,14 @@ export const NodeRow = memo(function NodeRow({ t, row, index, top, selected, g, 
   const lag = row.lagSeconds;
   const lagLabel = lagText(t, lag);
   const gaps = rowGaps(t, row);
-  // Room for the name: the column minus its padding, the lag, the tags and the zoom button.
-  const room =
-    g.nameW -
-    26 -
-    lagLabel.length * 6.2 -
-    (row.isLate ? 38 : 0) -
-    (row.isStoreHost ? 40 : 0) -
-    (row.placed ? 24 : 0) -
-    (gaps.length ? 18 : 0);
+  // A narrow name column (a phone) puts the lag and the tags on a second line, so the name keeps the width.
+  const compact = g.nameW < COMPACT_BELOW;
+  const tags =
+    (row.isLate ? tagWidth(t('timeline.tag.late')) : 0) + (row.isStoreHost ? tagWidth(t('timeline.tag.host')) : 0);
+  // Room for the name: the column minus its padding and, on one line, the lag, the tags and the zoom button.
+  const room = compact
+    ? g.nameW - 22
+    : g.nameW - 30 - measure(lagLabel, LAG_FONT) - tags - (row.placed ? 24 : 0) - (gaps.length ? 18 : 0);
   const shown = fitName(row.node, Math.max(24, room), NAME_FONT);
   const clusters = row.placed ? cluster(row.markers, g) : [];
   const label = [
@@ -312,7 +318,7 @@ export const NodeRow = memo(function NodeRow({ t, row, index, top, selected, g, 
       data-node={row.node}
       data-row-index={index}
     >
-      <div role="rowheader" className="tl-row__head">
+      <div role="rowheader" className={`tl-row__head${compact ? ' is-compact' : ''}`}>
         <button
           type="button"
           className="tl-row__name"
@@ -323,13 +329,20 @@ export const NodeRow = memo(function NodeRow({ t, row, index, top, selected, g, 
           <span className="tl-row__label" data-testid="timeline-name" data-full={row.node}>
             {shown}
           </span>
-          {row.isLate && <span className="tl-tag tl-tag--late">{t('timeline.tag.late')}</span>}
-          {row.isStoreHost && <span className="tl-tag">{t('timeline.tag.host')}</span>}
-          {gaps.length > 0 && (
-            <span className="tl-row__info" title={gaps.join(' ')} aria-hidden="true">
-              i
-            </span>
-          )}
+          <span className="tl-row__meta">
+            {compact && (
+              <span className="tl-row__lag" aria-hidden="true">
+                {lagLabel}
+              </span>
+            )}
+            {row.isLate && <span className="tl-tag tl-tag--late">{t('timeline.tag.late')}</span>}
+            {row.isStoreHost && <span className="tl-tag">{t('timeline.tag.host')}</span>}
+            {gaps.length > 0 && (
+              <span className="tl-row__info" title={gaps.join(' ')} aria-hidden="true">
+                i
+              </span>
+            )}
+          </span>
         </button>
         {row.placed && (
           <button
@@ -346,9 +359,11 @@ export const NodeRow = memo(function NodeRow({ t, row, index, top, selected, g, 
             </svg>
           </button>
         )}
-        <span className="tl-row__lag" aria-hidden="true">
-          {lagLabel}
-        </span>
+        {!compact && (
+          <span className="tl-row__lag" aria-hidden="true">
+            {lagLabel}
+          </span>
+        )}
       </div>
       <div role="gridcell" className="tl-row__plot">
         {row.placed ? (

@@ -23,7 +23,7 @@ import {
   type TimelineModel,
   type TimelineRow,
 } from '../../core/timeline';
-import { formatDuration, formatOffset, listSome } from '../../i18n/index';
+import { formatDuration, formatLimit, formatOffset, listSome } from '../../i18n/index';
 import { readItem, writeItem } from '../../state/prefs';
 import { useViewStore } from '../../state/view';
 import { CoreText, useT, type T } from '../i18n';
@@ -363,6 +363,8 @@ function TimelineView({ model, fired }: { model: TimelineModel; fired: string | 
     const measuring = e.shiftKey || measureMode;
     drag.current = { x: e.clientX, view, active: false, id: e.pointerId, measure: measuring };
     if (measuring) {
+      // Shift + press would otherwise start a text selection across the page.
+      e.preventDefault();
       const at = instantAt(e.clientX, e.clientY);
       setMeasure({ a: at.s, b: at.s, nodeA: at.node, nodeB: at.node });
     }
@@ -414,6 +416,16 @@ function TimelineView({ model, fired }: { model: TimelineModel; fired: string | 
     } else if (d?.measure) setMeasure(null);
     if (justDragged.current) setTimeout(() => (justDragged.current = false), 0);
   };
+
+  // Esc clears a measurement wherever the focus is (a measuring drag does not move the focus).
+  useEffect(() => {
+    if (!measure) return;
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      if (e.key === 'Escape' && !document.querySelector('dialog[open]')) setMeasure(null);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [measure]);
 
   const actions = useMemo<RowActions>(
     () => ({
@@ -483,7 +495,12 @@ function TimelineView({ model, fired }: { model: TimelineModel; fired: string | 
       .sort((a, b) => Number(b.l.key === fired) - Number(a.l.key === fired) || a.x - b.x);
     for (const c of candidates) {
       const badge = c.l.key === fired ? measureText(t('timeline.fired'), LABEL_FONT) + 18 : 0;
-      const w = Math.ceil(measureText(c.text, LABEL_FONT) + 14 + badge);
+      let w = Math.ceil(measureText(c.text, LABEL_FONT) + 14 + badge);
+      // Too long for a narrow plot (a phone): the value alone, the chips above name it in full.
+      if (w > width) {
+        c.text = formatLimit(t.lang, c.l.seconds);
+        w = Math.ceil(measureText(c.text, LABEL_FONT) + 14 + badge);
+      }
       let side: 'left' | 'right' | 'free' = 'left';
       let from = c.x;
       if (c.x + w > width) {
@@ -784,11 +801,16 @@ function TimelineView({ model, fired }: { model: TimelineModel; fired: string | 
               </div>
               {placedCount === 0 && <span className="tl-axis__none">{t('timeline.noAxis')}</span>}
               <div className="tl-axis__ticks" aria-hidden="true">
-                {(placedCount ? axis.values : []).map((v) => (
-                  <span key={v} className={`tl-axis__tick${v === 0 ? ' is-zero' : ''}`} style={{ left: xAt(v) }}>
-                    {formatOffset(t.lang, v, axis.step)}
-                  </span>
-                ))}
+                {(placedCount ? axis.values : []).map((v) => {
+                  const x = xAt(v);
+                  // A tick at an edge is anchored inside the axis, not centred half out of it.
+                  const edge = x < 28 ? ' is-start' : x > width - 28 ? ' is-end' : '';
+                  return (
+                    <span key={v} className={`tl-axis__tick${v === 0 ? ' is-zero' : ''}${edge}`} style={{ left: x }}>
+                      {formatOffset(t.lang, v, axis.step)}
+                    </span>
+                  );
+                })}
               </div>
               {cursor !== null && placedCount > 0 && (
                 <span
@@ -916,8 +938,14 @@ function TimelineView({ model, fired }: { model: TimelineModel; fired: string | 
             </span>
           )}
           {tip.tip.more.map((m) => (
-            <span key={m} className="tl-tip__more">
-              {m}
+            <span key={m.label} className="tl-tip__more">
+              {m.label}
+              {m.code && (
+                <>
+                  {' '}
+                  <code className="mono">{m.code}</code>
+                </>
+              )}
             </span>
           ))}
           {tip.tip.action && <span className="tl-tip__action">{tip.tip.action}</span>}

@@ -13,8 +13,8 @@ export interface Tip {
   /** The core's own sentence about how an instant was placed (English today: shown through CoreText). */
   note: string | null;
   evidence: { file: string; line: number; text: string } | null;
-  /** Extra entries folded into one marker cluster. */
-  more: string[];
+  /** Extra entries folded into one marker cluster, or where a phase ends (with its log text as code). */
+  more: { label: string; code?: string }[];
   action: string | null;
 }
 
@@ -58,10 +58,10 @@ export function phaseTip(t: T, row: PlacedRow, lane: TimelineLane | null, p: Tim
     more:
       p.endEvidence && p.end !== 'next'
         ? [
-            t('tip.endsAt', {
-              where: `${p.endEvidence.file}:${p.endEvidence.line}`,
-              text: cut(p.endEvidence.text, 140),
-            }),
+            {
+              label: t('tip.endsAt', { where: `${p.endEvidence.file}:${p.endEvidence.line}` }),
+              code: cut(p.endEvidence.text, 140),
+            },
           ]
         : [],
     action: t('tip.open', { where: `${p.startEvidence.file}:${p.startEvidence.line}` }),
@@ -105,14 +105,14 @@ export function markerTip(
     evidence: { ...m.evidence, text: cut(m.evidence.text) },
     more: group
       .slice(1, 6)
-      .map((o) =>
-        t('tip.moreAt', {
+      .map((o) => ({
+        label: t('tip.moreAt', {
           what: markerTitle(t, o),
           at: formatOffset(t.lang, (o.atMs - origin) / 1000, 0.001),
           where: `${o.evidence.file}:${o.evidence.line}`,
         }),
-      )
-      .concat(group.length > 6 ? [t('tip.andMore', { n: group.length - 6 })] : []),
+      }))
+      .concat(group.length > 6 ? [{ label: t('tip.andMore', { n: group.length - 6 }) }] : []),
     action: t('tip.open', { where: `${m.evidence.file}:${m.evidence.line}` }),
   };
 }
