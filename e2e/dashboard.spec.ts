@@ -285,6 +285,41 @@ test('the timeline: the limit that fired, open waiting bars, no chips for limits
   await page.locator('[data-testid="timeline-row"][data-node="node3"]').getByTestId('timeline-zoom-node').click();
   await expect.poll(async () => (await bar.boundingBox())!.width).toBeGreaterThan(before * 1.5);
 
+  // Touch: two fingers spread apart zoom in around them (the range shows in the address bar as t=from,to).
+  await page.getByRole('button', { name: 'Fit all (0)' }).click();
+  await expect.poll(() => new URL(page.url()).hash).not.toContain('t=');
+  await page.locator('[data-testid="timeline-row"][data-node="node1"] .tl-row__plot').evaluate((plot) => {
+    const r = plot.getBoundingClientRect();
+    const y = r.top + r.height / 2;
+    const send = (type: string, id: number, x: number) =>
+      plot.dispatchEvent(
+        new PointerEvent(type, {
+          pointerId: id,
+          pointerType: 'touch',
+          isPrimary: id === 1,
+          clientX: x,
+          clientY: y,
+          bubbles: true,
+        }),
+      );
+    const mid = r.left + r.width / 2;
+    send('pointerdown', 1, mid - 20);
+    send('pointerdown', 2, mid + 20);
+    for (let step = 1; step <= 5; step++) {
+      send('pointermove', 1, mid - 20 - step * 12);
+      send('pointermove', 2, mid + 20 + step * 12);
+    }
+    send('pointerup', 1, mid - 80);
+    send('pointerup', 2, mid + 80);
+  });
+  const span = async () => {
+    const m = /t=(-?[\d.]+),(-?[\d.]+)/.exec(new URL(page.url()).hash);
+    return m ? Number(m[2]) - Number(m[1]) : Infinity;
+  };
+  // Fingers 40 px apart end 160 px apart: a quarter of the ~100 s job is on screen.
+  await expect.poll(span).toBeLessThan(40);
+  expect(await span()).toBeGreaterThan(15);
+
   // The ? sheet lists the keys.
   await page.getByTestId('timeline-keys').click();
   await expect(page.getByTestId('timeline-shortcuts')).toContainText('Shift + drag');

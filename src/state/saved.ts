@@ -3,8 +3,11 @@
 // evidence lines shown with it), unredacted since it never leaves this browser. "Forget" removes it. The
 // selection and the zoom come back from the address bar (see fragment.ts), so only a new job is saved.
 import { create } from 'zustand';
-import { previewShare } from '../share/index';
+import { previewShare, type ShareOptions } from '../share/index';
+import type { Diagnosis } from '../core/findings';
+import type { JobModel } from '../core/model';
 import { readItem, writeItem } from './prefs';
+import type { SaveReply, SaveRequest } from './saved.worker';
 import { useAppStore } from './store';
 import { useViewStore } from './view';
 
@@ -54,12 +57,35 @@ function cancelSave(): void {
   timer = null;
 }
 
+let worker: Worker | null = null;
+let saves = 0;
+
+/** The link for `job`, built in a worker where there is one (the page stays responsive), else here. */
+function encode(id: number, job: JobModel, diagnosis: Diagnosis, options: ShareOptions): Promise<string | null> {
+  if (typeof Worker === 'undefined') {
+    const result = previewShare(job, diagnosis, options);
+    return Promise.resolve(result.ok ? result.url : null);
+  }
+  worker ??= new Worker(new URL('./saved.worker.ts', import.meta.url), { type: 'module', name: 'skewscope-save' });
+  const w = worker;
+  return new Promise((resolve) => {
+    const onMessage = (event: MessageEvent<SaveReply>) => {
+      if (event.data.id !== id) return;
+      w.removeEventListener('message', onMessage);
+      resolve(event.data.link);
+    };
+    w.addEventListener('message', onMessage);
+    w.postMessage({ id, job, diagnosis, options } satisfies SaveRequest);
+  });
+}
+
 function save(): void {
   timer = null;
   const { job, diagnosis, lang, phase } = useAppStore.getState();
   if (phase !== 'done' || !job || !diagnosis || !useSavedStore.getState().keeping) return;
   const { selectedNode, zoom } = useViewStore.getState();
-  const result = previewShare(job, diagnosis, {
+  const id = ++saves;
+  void encode(id, job, diagnosis, {
     base: '',
     hostnames: false,
     ips: false,
@@ -69,14 +95,18 @@ function save(): void {
     selectedNode: selectedNode && job.nodes.some((n) => n.id === selectedNode) ? selectedNode : null,
     zoom,
     maxUrlLength: Number.MAX_SAFE_INTEGER,
+  }).then((link) => {
+    // A later save, a "Forget" or another job since: this one is stale.
+    const now = useAppStore.getState();
+    if (id !== saves || now.job !== job || !useSavedStore.getState().keeping) return;
+    if (link === null) {
+      writeItem(KEY, null);
+      useSavedStore.setState({ failed: true });
+      return;
+    }
+    writeItem(KEY, JSON.stringify({ link, savedAt: Date.now() } satisfies Stored));
+    useSavedStore.setState({ failed: readSaved()?.link !== link });
   });
-  if (!result.ok) {
-    writeItem(KEY, null);
-    useSavedStore.setState({ failed: true });
-    return;
-  }
-  writeItem(KEY, JSON.stringify({ link: result.url, savedAt: Date.now() } satisfies Stored));
-  useSavedStore.setState({ failed: readSaved()?.link !== result.url });
 }
 
 function scheduleSave(): void {

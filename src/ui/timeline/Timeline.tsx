@@ -395,7 +395,11 @@ function TimelineView({ model, fired }: { model: TimelineModel; fired: string | 
     const dx = e.clientX - d.x;
     if (!d.active && Math.abs(dx) > 4) {
       d.active = true;
-      e.currentTarget.setPointerCapture(d.id);
+      try {
+        e.currentTarget.setPointerCapture(d.id);
+      } catch {
+        // A pointer the browser no longer tracks (it went away mid-gesture): the drag goes on without capture.
+      }
       setTip(null);
     }
     if (!d.active) return;
