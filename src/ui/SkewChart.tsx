@@ -19,7 +19,6 @@ import { useViewStore } from '../state/view';
 import { formatDuration, formatLimit, listSome } from '../i18n/index';
 import { useT, type T } from './i18n';
 import { limitLabel } from './timeline/labels';
-import { measure } from './timeline/fitName';
 import './timeline/timeline.css';
 
 // How far each node launched behind the earliest one, against the limits that count from the launch (the
@@ -67,7 +66,24 @@ export function SkewChart({ job, diagnosis }: Props) {
   const [histogram, setHistogram] = useState(large);
   const selected = useViewStore((s) => s.selectedNode);
   const chartRef = useRef<HTMLDivElement>(null);
-  const [chartW, setChartW] = useState(720);
+  // Its width only re-renders the chart on a resize, so the labels are laid out again.
+  const [, setChartW] = useState(720);
+  // Line labels above the chart overlap on a narrow one (a phone): the limits in force keep theirs, the others
+  // give way; the legend and the summary below name every line.
+  useLayoutEffect(() => {
+    const texts = [...(chartRef.current?.querySelectorAll<SVGTextElement>('text.skew-ref__label') ?? [])];
+    const rank = (el: Element) => (el.classList.contains('skew-ref__label--limit') ? 0 : 1);
+    const kept: DOMRect[] = [];
+    for (const el of texts.sort((a, b) => rank(a) - rank(b))) {
+      el.style.visibility = '';
+      const box = el.getBoundingClientRect();
+      const clash = kept.some(
+        (k) => box.left < k.right + 6 && box.right > k.left - 6 && box.top < k.bottom && box.bottom > k.top,
+      );
+      if (clash) el.style.visibility = 'hidden';
+      else kept.push(box);
+    }
+  });
   useLayoutEffect(() => {
     const el = chartRef.current;
     if (!el) return;
@@ -101,26 +117,13 @@ export function SkewChart({ job, diagnosis }: Props) {
   const shownLines = lines.filter((l) => l.seconds <= domainMax);
   const offScale = lines.filter((l) => l.seconds > domainMax);
   const crossings = data.filter((d) => d.crossed).sort((a, b) => b.lag - a.lag);
-  // Line labels on two tiers, each kept only where it has room: on a phone the summary below names the rest.
-  const tiers: number[] = [-Infinity, -Infinity];
-  const tierOf = new Map<string, number>();
-  const pxPerS = Math.max(1, chartW - 70) / Math.max(1, domainMax);
-  for (const l of [...shownLines].sort((a, b) => a.seconds - b.seconds)) {
-    const x = l.seconds * pxPerS;
-    const w = measure(label(l), '600 11px system-ui, sans-serif') + 10;
-    const tier = tiers.findIndex((end) => x - w / 2 > end + 6);
-    if (tier < 0) continue;
-    tiers[tier] = x + w / 2;
-    tierOf.set(l.key, tier);
-  }
+  const topCrossed = crossings[0]?.crossed?.key;
   const refLabel = (l: ThresholdLine) =>
-    tierOf.has(l.key)
-      ? ({
-          value: label(l),
-          position: tierOf.get(l.key) ? 'insideTopRight' : 'top',
-          className: 'skew-ref__label',
-        } as const)
-      : undefined;
+    ({
+      value: label(l),
+      position: 'top',
+      className: `skew-ref__label skew-ref__label--${l.kind}${l.key === topCrossed ? ' is-crossed' : ''}`,
+    }) as const;
   const usedTones = [...new Set(data.map((d) => d.tone))];
 
   const title = (

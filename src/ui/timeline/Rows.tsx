@@ -30,6 +30,8 @@ export interface Geometry {
   endMs: number;
   /** Width of the name column, px. */
   nameW: number;
+  /** Names on their own line, the lag and the tags under them (see twoLineNames). */
+  compact: boolean;
 }
 
 const PRIORITY: Record<TimelineMarker['kind'], number> = {
@@ -46,10 +48,25 @@ const FAMILY = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', 
 const NAME_FONT = `600 12.75px ${FAMILY}`;
 const LAG_FONT = `11.1px ${FAMILY}`;
 const TAG_FONT = `700 9.9px ${FAMILY}`;
-/** Name columns narrower than this put the lag and the tags under the name. */
-const COMPACT_BELOW = 230;
-
 const tagWidth = (text: string) => measure(text, TAG_FONT) + 16;
+
+/** Room for a name on one line: the column minus its padding, the lag, the tags and the zoom button. */
+function oneLineRoom(t: T, row: TimelineRow, nameW: number, lagLabel: string, info: boolean): number {
+  const tags =
+    (row.isLate ? tagWidth(t('timeline.tag.late')) : 0) + (row.isStoreHost ? tagWidth(t('timeline.tag.host')) : 0);
+  return nameW - 30 - measure(lagLabel, LAG_FONT) - tags - (row.placed ? 24 : 0) - (info ? 18 : 0);
+}
+
+/**
+ * Whether the names need the two-line layout (the lag and the tags under the name): when some name does not fit
+ * on one line next to them. All rows then take it, so the column reads alike.
+ */
+export function twoLineNames(t: T, rows: TimelineRow[], nameW: number): boolean {
+  return rows.some(
+    (row) =>
+      measure(row.node, NAME_FONT) > oneLineRoom(t, row, nameW, lagText(t, row.lagSeconds), rowGaps(t, row).length > 0),
+  );
+}
 
 export const xOf = (g: Geometry, ms: number) =>
   (((ms - g.origin) / 1000 - g.view.start) / (g.view.end - g.view.start)) * g.width;
@@ -287,14 +304,8 @@ export const NodeRow = memo(function NodeRow({ t, row, index, top, selected, g, 
   const lag = row.lagSeconds;
   const lagLabel = lagText(t, lag);
   const gaps = rowGaps(t, row);
-  // A narrow name column (a phone) puts the lag and the tags on a second line, so the name keeps the width.
-  const compact = g.nameW < COMPACT_BELOW;
-  const tags =
-    (row.isLate ? tagWidth(t('timeline.tag.late')) : 0) + (row.isStoreHost ? tagWidth(t('timeline.tag.host')) : 0);
-  // Room for the name: the column minus its padding and, on one line, the lag, the tags and the zoom button.
-  const room = compact
-    ? g.nameW - 22
-    : g.nameW - 30 - measure(lagLabel, LAG_FONT) - tags - (row.placed ? 24 : 0) - (gaps.length ? 18 : 0);
+  const compact = g.compact;
+  const room = compact ? g.nameW - 22 : oneLineRoom(t, row, g.nameW, lagLabel, gaps.length > 0);
   const shown = fitName(row.node, Math.max(24, room), NAME_FONT);
   const clusters = row.placed ? cluster(row.markers, g) : [];
   const label = [

@@ -29,7 +29,7 @@ import { useViewStore } from '../../state/view';
 import { CoreText, useT, type T } from '../i18n';
 import { firedLine, limitLabel } from './labels';
 import { Legend } from './Legend';
-import { LaneRow, NodeRow, xOf, type Geometry, type RowActions } from './Rows';
+import { LaneRow, NodeRow, twoLineNames, xOf, type Geometry, type RowActions } from './Rows';
 import { measure as measureText } from './fitName';
 import { fitView, formatClock, includeView, panView, spanView, ticks, zoomView, ZOOM_STEP, type View } from './scale';
 import { ShortcutsSheet } from './ShortcutsSheet';
@@ -182,9 +182,10 @@ function TimelineView({ model, fired }: { model: TimelineModel; fired: string | 
     return () => ro?.disconnect();
   }, []);
 
+  const compact = useMemo(() => twoLineNames(t, model.rows, nameCol), [t, model.rows, nameCol]);
   const g = useMemo<Geometry>(
-    () => ({ view, width, origin, endMs: model.endMs ?? origin, nameW: nameCol }),
-    [view, width, origin, model.endMs, nameCol],
+    () => ({ view, width, origin, endMs: model.endMs ?? origin, nameW: nameCol, compact }),
+    [view, width, origin, model.endMs, nameCol, compact],
   );
   const span = view.end - view.start;
   const xAt = useCallback((s: number) => ((s - view.start) / span) * width, [view.start, span, width]);
