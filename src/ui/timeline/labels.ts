@@ -30,7 +30,13 @@ const STAGE_LIMITS: Partial<Record<NonNullable<JobModel['failure']>['stage'], Li
 /** The key of the limit line that fired: the job's failure timeout, on a line of a limit its stage runs into. */
 export function firedLine(job: Pick<JobModel, 'failure'>, lines: ThresholdLine[]): string | null {
   const f = job.failure;
-  if (!f || f.timeoutSeconds === null) return null;
+  if (!f) return null;
+  // The core says which limit fired: its line is the one holding that limit at that value.
+  if (f.limit) {
+    const exact = lines.find((l) => l.ids.includes(f.limit!.id as LimitId) && l.seconds === f.limit!.seconds);
+    if (exact) return exact.key;
+  }
+  if (f.timeoutSeconds === null) return null;
   const candidates = lines.filter((l) => l.kind === 'limit' && l.seconds === f.timeoutSeconds);
   if (candidates.length === 0) return null;
   const ids = STAGE_LIMITS[f.stage] ?? [];
