@@ -17,6 +17,19 @@ function lateNodesText(t: T, job: JobModel): string {
   return t(verdict === 'failed' ? 'verdict.noLateIdentified' : 'verdict.noLate');
 }
 
+/** The job's skew; when only some nodes have a launch time, the skew among them as a lower bound. */
+function skewText(t: T, job: JobModel): string {
+  if (job.skewSeconds !== null) return formatSeconds(t.lang, job.skewSeconds);
+  const some = job.skewAmongPlaced;
+  if (some)
+    return t('verdict.skewAmong', {
+      value: formatSeconds(t.lang, some.seconds),
+      placed: some.placed,
+      total: some.total,
+    });
+  return t('verdict.unknown');
+}
+
 function nodeCountText(t: T, job: JobModel): string {
   const seen = job.nodes.length;
   const expected = job.job.nnodes ?? job.job.maxNodes;
@@ -29,7 +42,7 @@ export function VerdictHeader({ job }: Props) {
   const headline = failure ? t(`stage.headline.${failure.stage}`) : t(`verdict.summary.${verdict}`);
   const unknown = t('verdict.unknown');
   const facts: [string, string, string?][] = [
-    [t('verdict.fact.skew'), job.skewSeconds === null ? unknown : formatSeconds(t.lang, job.skewSeconds), 'skew'],
+    [t('verdict.fact.skew'), skewText(t, job), 'skew'],
     [t('verdict.fact.timeout'), failure?.timeoutSeconds == null ? '—' : formatSeconds(t.lang, failure.timeoutSeconds)],
     [t('verdict.fact.nodes'), nodeCountText(t, job)],
     [t('verdict.fact.torch'), job.job.torchVersion ?? unknown],

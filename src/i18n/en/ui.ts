@@ -126,6 +126,7 @@ export const ui = {
   'verdict.noLate': 'No late node',
   'verdict.nodesOf': '{seen} of {expected}',
   'verdict.unknown': 'unknown',
+  'verdict.skewAmong': '≥ {value} ({placed} of {total} nodes placed)',
   'verdict.fact.skew': 'Launch skew',
   'verdict.fact.timeout': 'Timeout',
   'verdict.fact.nodes': 'Nodes',

@@ -109,6 +109,7 @@ export const ui: Messages<typeof en> = {
   'verdict.noLate': '没有迟到的节点',
   'verdict.nodesOf': '{seen} / {expected}',
   'verdict.unknown': '未知',
+  'verdict.skewAmong': '≥ {value}（{total} 个节点中 {placed} 个有启动时间）',
   'verdict.fact.skew': '启动时间差',
   'verdict.fact.timeout': '超时',
   'verdict.fact.nodes': '节点数',
