@@ -17,8 +17,9 @@ export default tseslint.config(
     },
   },
   {
-    // Pure modules (core, archive readers, share links) run in workers and in Node: no DOM, React or other layers.
-    files: ['src/core/**/*.ts', 'src/ingest/archive/**/*.ts', 'src/share/**/*.ts'],
+    // Pure modules (core, archive readers, share links, the i18n catalogues) run in workers and in Node: no DOM,
+    // React or other layers.
+    files: ['src/core/**/*.ts', 'src/ingest/archive/**/*.ts', 'src/share/**/*.ts', 'src/i18n/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
-import type { Plugin } from 'vite';
+import { loadEnv, type Plugin } from 'vite';
 
 // The built page may load only its own files: logs never leave the tab, even through a stray fetch.
 // Build only, because the dev server injects inline scripts (React refresh) that this would block.
@@ -43,8 +43,30 @@ function contentSecurityPolicy(): Plugin {
   };
 }
 
+// VITE_SHARE_BASE: the address share links open (where the team hosts the dashboard), baked in at build time.
+// A typo would make every link a dead one, so the build stops on anything but an http(s) address.
+function shareBase(): Plugin {
+  return {
+    name: 'skewscope-share-base',
+    config(_config, { mode }) {
+      const base = loadEnv(mode, process.cwd(), 'VITE_').VITE_SHARE_BASE?.trim();
+      if (!base) return;
+      let url: URL | null;
+      try {
+        url = new URL(base);
+      } catch {
+        url = null;
+      }
+      if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+        throw new Error(
+          `VITE_SHARE_BASE must be an http(s) address, e.g. https://tools.example.com/skewscope/ (got "${base}")`,
+        );
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), contentSecurityPolicy()],
+  plugins: [react(), contentSecurityPolicy(), shareBase()],
   // Relative asset URLs: the built app works from any folder or static host path.
   base: './',
   // The app chunk (React, the core, share links) is ~500 kB, 160 kB gzipped; Recharts loads on its own.

@@ -126,7 +126,11 @@ test('the findings name the limit that fired, the advice gives the command, and 
   await expect(findings.locator('[data-code="SKEW_EXCEEDS_RDZV_TIMEOUT"]')).toContainText('timeout = 30 s');
   await expect(findings.locator('[data-code="LATE_NODE"]')).toContainText('node3 started 45 s after node0');
   await expect(page.getByTestId('advice').locator('[data-advice="rdzv-conf"]')).toContainText(
-    'torchrun --rdzv_conf="timeout=1800"',
+    '--rdzv_conf="timeout=1800"',
+  );
+  // Where the line goes: the user typed no --rdzv_conf keys here, so the flag belongs in every torchrun command.
+  await expect(page.locator('[data-advice="rdzv-conf"] [data-testid="advice-goes-in"]')).toHaveText(
+    'In the torchrun command of every node',
   );
   await expect(page.getByTestId('what-if')).toContainText('every node would have made it');
   await page.getByRole('button', { name: '中文' }).click();

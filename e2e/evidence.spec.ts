@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { zipSync } from 'fflate';
 import { expect, test, type Page } from '@playwright/test';
 import { dropFiles, type DropSpec } from './helpers';
 
@@ -147,6 +148,40 @@ test.describe('evidence viewer', () => {
     await page.keyboard.press('Escape');
     await expect(dialog).toBeHidden();
   });
+
+  test('Ctrl+F finds text in the file, within the lines loaded and far beyond them', async ({ page }) => {
+    await page.goto('/');
+    const specs = nodeLogSpecs();
+    specs[0]!.text +=
+      Array.from({ length: 20_000 }, (_, i) =>
+        i === 18_000 ? 'a needle in the log' : `line ${i + 1} of a long log`,
+      ).join('\n') + '\n';
+    await dropNodeLogs(page, specs);
+    await page
+      .getByTestId('evidence')
+      .getByRole('button', { name: /^node0\.log:70\b/ })
+      .click();
+    const dialog = page.getByRole('dialog');
+    await expect(row(page, 70)).toBeInViewport();
+
+    // Ctrl+F goes to the viewer's own find field, not the browser's.
+    await page.keyboard.press('Control+f');
+    const find = dialog.getByTestId('evidence-find');
+    await expect(find).toBeFocused();
+    // Backwards from the evidence line: the launch configuration at line 14, highlighted.
+    await find.fill('rdzv_configs');
+    await find.press('Shift+Enter');
+    await expect(activeRow(page)).toHaveAttribute('data-line', '14');
+    await expect(row(page, 14).locator('mark')).toHaveText('rdzv_configs');
+    // Forwards, thousands of lines past what is loaded: the worker reads on to it.
+    await find.fill('NEEDLE');
+    await find.press('Enter');
+    await expect(activeRow(page)).toHaveAttribute('data-line', String(70 + 18_001));
+    await expect(row(page, 70 + 18_001)).toBeInViewport();
+    await expect(row(page, 70 + 18_001).locator('mark')).toHaveText('needle');
+    await find.press('Enter');
+    await expect(dialog.getByRole('status').last()).toContainText('No “NEEDLE” further down');
+  });
 });
 
 /** A one-member ustar archive (what `tar czf` writes, minus the owner names). */
@@ -185,7 +220,7 @@ test.describe('evidence in compressed files', () => {
     await expect(row(page, 70)).toHaveAttribute('data-recognised', 'master-wait-clients');
   });
 
-  test('a member of a .tar.gz says the viewer cannot open it yet, and shows the line as analysed', async ({ page }) => {
+  test('a member of a .tar.gz opens in the viewer, unpacked from the archive', async ({ page }) => {
     await page.goto('/');
     const specs = nodeLogSpecs();
     specs[0] = { name: 'job.tar.gz', bytes: [...gzipSync(tarOf('node0.log', specs[0]!.text!))] };
@@ -193,13 +228,31 @@ test.describe('evidence in compressed files', () => {
     const evidence = page.getByTestId('evidence').getByRole('button', { name: /^job\.tar\.gz\/node0\.log:70\b/ });
     await evidence.click();
     const dialog = page.getByRole('dialog');
-    await expect(dialog.getByTestId('evidence-unavailable')).toContainText('inside the archive job.tar.gz');
-    await expect(dialog.getByTestId('evidence-unavailable')).toContainText(
-      'Timed out after 31 seconds waiting for clients',
-    );
+    await expect(dialog.getByTestId('evidence-path')).toHaveText('job.tar.gz/node0.log');
+    await expect(row(page, 70)).toContainText('Timed out after 31 seconds waiting for clients');
+    await expect(row(page, 70)).toHaveAttribute('data-recognised', 'master-wait-clients');
+    await expect(row(page, 70)).toBeInViewport();
+    await page.keyboard.press('p');
+    await expect(activeRow(page)).toHaveAttribute('data-line', '24');
     await page.keyboard.press('Escape');
     await expect(dialog).toBeHidden();
     await expect(evidence).toBeFocused();
+  });
+
+  test('a member of a .zip, gzipped inside it, opens in the viewer too', async ({ page }) => {
+    await page.goto('/');
+    const specs = nodeLogSpecs();
+    const zip = zipSync({ 'logs/node3.log.gz': gzipSync(Buffer.from(specs[3]!.text!, 'utf8')) });
+    specs[3] = { name: 'late.zip', bytes: [...zip] };
+    await dropNodeLogs(page, specs);
+    await page
+      .getByTestId('evidence')
+      .getByRole('button', { name: /^late\.zip\/logs\/node3\.log:\d+/ })
+      .first()
+      .click();
+    const dialog = page.getByRole('dialog');
+    await expect(dialog.getByTestId('evidence-path')).toHaveText('late.zip/logs/node3.log');
+    await expect(dialog.getByRole('listbox')).toContainText('DistNetworkError');
   });
 });
 

@@ -181,7 +181,7 @@ test('logs without times: the timeline says what it cannot place, why, and how t
   const timeline = page.getByTestId('timeline');
   await expect(timeline.getByTestId('timeline-unplaced')).toContainText('No node can be placed on the time axis.');
   await expect(timeline.getByTestId('timeline-unplaced')).toContainText('torch ≤ 2.0 prints none at default settings');
-  await expect(timeline.getByTestId('timeline-unplaced')).toContainText('LOGLEVEL=INFO torchrun');
+  await expect(timeline.getByTestId('timeline-unplaced')).toContainText('export LOGLEVEL=INFO');
   await expect(timeline.getByTestId('timeline-row')).toHaveCount(4);
   await expect(row(page, 'node0')).toContainText('Not placed:');
   await expect(row(page, 'node0')).toContainText('init_process_group done after 0.27s');
@@ -191,8 +191,10 @@ test('logs without times: the timeline says what it cannot place, why, and how t
     .getByRole('button', { name: /node0: Not placed/ })
     .click();
   await expect(page.getByTestId('timeline-status')).toContainText('node0.log:7');
-  await expect(page.getByTestId('skew-empty')).toContainText('no node has a launch time');
-  await expect(page.getByTestId('what-if-verdict')).toContainText('cannot be answered');
+  // With no node on the time axis there is no skew chart, and without a launch time (nor a backend the logs
+  // name) no what-if: only the timeline says why.
+  await expect(page.getByTestId('skew-chart')).toHaveCount(0);
+  await expect(page.getByTestId('what-if-slider')).toHaveCount(0);
 });
 
 test('work before torchrun and per-rank lanes (Kubernetes timestamps, p2)', async ({ page }) => {
@@ -290,7 +292,7 @@ test('a 1024-node job: rows are virtualised, sorting by lag puts the latest firs
 
   const timeline = page.getByTestId('timeline');
   await expect(timeline).toBeVisible({ timeout: 120_000 });
-  await expect(page.getByTestId('timeline-count')).toHaveText('1024 nodes');
+  await expect(page.getByTestId('timeline-count')).toHaveText('1,024 nodes');
   const grid = timeline.getByRole('grid');
   await expect(grid).toHaveAttribute('aria-rowcount', '1025');
   const rendered = await timeline.getByTestId('timeline-row').count();
@@ -319,7 +321,7 @@ test('a 1024-node job: rows are virtualised, sorting by lag puts the latest firs
   expect(await timeline.getByTestId('timeline-row').count()).toBeLessThan(60);
 
   await page.getByTestId('timeline-filter').fill('node10');
-  await expect(page.getByTestId('timeline-count')).toHaveText('35 of 1024 nodes');
+  await expect(page.getByTestId('timeline-count')).toHaveText('35 of 1,024 nodes');
   const names = await timeline
     .getByTestId('timeline-row')
     .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-node') ?? ''));

@@ -232,6 +232,30 @@ describe('archives on real logs', () => {
     },
   );
 
+  it('a tap sees each member’s bytes as inflated, named as its extract (the evidence viewer unpacks one)', () => {
+    const inner = new Map([...s5].map(([k, v]) => [k.endsWith('stdout.log') ? `${k}.gz` : k, v]));
+    const zipped = zipSync(Object.fromEntries([...inner].map(([k, v]) => [k, k.endsWith('.gz') ? gzipSync(v) : v])));
+    for (const [name, bytes] of [
+      ['s5.tar.gz', gzipSync(tar(s5, 'ustar'))],
+      ['s5.zip', zipped],
+    ] as const) {
+      const seen = new Map<string, Uint8Array[]>();
+      const extracts: FileExtract[] = [];
+      const reader = createInputReader(name, {
+        mtimeMs: null,
+        onExtract: (x) => extracts.push(x),
+        tap: (file, chunk) => seen.set(file, [...(seen.get(file) ?? []), chunk.slice()]),
+      });
+      for (const chunk of chunks(bytes, 4096)) reader.push(chunk);
+      reader.finish();
+      for (const [key, data] of s5) {
+        const file = `${name}/${key}`;
+        expect(extracts.some((x) => x.file === file)).toBe(true);
+        expect(new Uint8Array(concat(seen.get(file) ?? []))).toEqual(new Uint8Array(data));
+      }
+    }
+  });
+
   it('a .tgz made by the system tar (pax format) reads the same', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'skewscope-tar-'));
     try {

@@ -229,8 +229,13 @@ describe('which files the viewer can read', () => {
       kind: 'archive-member',
       archive: 'job.tar.gz',
       member: 'logs/node0.log',
+      file,
     });
-    expect(lineSourceFor('job.zip/node0.log', {})).toMatchObject({ kind: 'archive-member', archive: 'job.zip' });
+    expect(lineSourceFor('job.zip/node0.log', {})).toMatchObject({
+      kind: 'archive-member',
+      archive: 'job.zip',
+      file: null,
+    });
     // A plain .gz holds one file, read by inflating the .gz itself.
     expect(lineSourceFor('node0.log.gz/node0.log', { 'node0.log.gz': file })).toEqual({ kind: 'file', file });
     expect(lineSourceFor('gone/node0.log', {})).toEqual({ kind: 'missing' });

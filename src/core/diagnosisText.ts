@@ -365,10 +365,10 @@ const ADVICE_EN: Record<AdviceId, AdviceText> = {
     reason: (v) =>
       `${
         v.install === 'distro'
-          ? 'This torch is the distribution’s python3-torch (/usr/lib/python3/dist-packages), which pip cannot upgrade: install torch ≥ 2.4 in a virtual environment (python3 -m venv), or use a release that ships it (Debian 13 has 2.6). '
+          ? 'This torch is the distribution’s python3-torch (/usr/lib/python3/dist-packages), which `pip` cannot upgrade: install torch ≥ 2.4 in a virtual environment (`python3 -m venv`), or use a release that ships it (Debian 13 has 2.6). '
           : v.install === 'pip'
             ? ''
-            : 'Upgrade it the way it was installed (pip, conda or the distribution’s package). '
+            : 'Upgrade it the way it was installed (`pip`, `conda` or the distribution’s package). '
       }From 2.4 the rank assignment no longer runs the 300 s synchronize; it then waits as long as the rendezvous timeout (--rdzv_conf timeout=${s(v.seconds)}).`,
   },
   'patch-synchronize': {
@@ -390,7 +390,7 @@ const ADVICE_EN: Record<AdviceId, AdviceText> = {
   'pg-timeout': {
     title: (v) => `Give init_process_group a longer timeout (${s(v.seconds)} s), or move the slow work after it`,
     reason: (v) =>
-      `Workers wait in init_process_group for every rank; per-rank work before it (data loading, downloads, compilation) delays all ranks. The line goes in the training script, which needs import datetime${v.backend ? '' : '; before torch 2.0, name the backend as its first argument'}.`,
+      `Workers wait in init_process_group for every rank; per-rank work before it (data loading, downloads, compilation) delays all ranks. The line goes in the training script, which needs \`import datetime\`${v.backend ? '' : '; before torch 2.0, name the backend as its first argument'}.`,
   },
   'hccl-timeouts': {
     title: (v) => `Raise HCCL_CONNECT_TIMEOUT to ${s(v.seconds)}`,
@@ -405,7 +405,7 @@ const ADVICE_EN: Record<AdviceId, AdviceText> = {
   'better-logs': {
     title: (v) => `Capture times next time: ${s(v.env)}, and a timestamp on every line`,
     reason: () =>
-      "Run it on every node before torchrun: with LOGLEVEL=INFO the rendezvous milestones are printed. A timestamp on every line lets skew be measured: read pods with kubectl logs --timestamps, or pipe the output through ts '[%Y-%m-%d %H:%M:%.S]' (moreutils); torch ≥ 2.1 formats carry one already.",
+      "Run it on every node before torchrun: with LOGLEVEL=INFO the rendezvous milestones are printed. A timestamp on every line lets skew be measured: read pods with `kubectl logs --timestamps`, or pipe the output through `ts '[%Y-%m-%d %H:%M:%.S]'` (from `moreutils`); torch ≥ 2.1 formats carry one already.",
   },
   'clock-sync': {
     title: () => 'Synchronise the nodes’ clocks (chrony/NTP) or log in UTC',
@@ -444,10 +444,10 @@ const ADVICE_ZH: Record<AdviceId, AdviceText> = {
     reason: (v) =>
       `${
         v.install === 'distro'
-          ? '这里的 torch 是发行版的 python3-torch（/usr/lib/python3/dist-packages），无法用 pip 升级：请在虚拟环境（python3 -m venv）中安装 torch ≥ 2.4，或使用自带该版本的发行版（Debian 13 带 2.6）。'
+          ? '这里的 torch 是发行版的 python3-torch（/usr/lib/python3/dist-packages），无法用 `pip` 升级：请在虚拟环境（`python3 -m venv`）中安装 torch ≥ 2.4，或使用自带该版本的发行版（Debian 13 带 2.6）。'
           : v.install === 'pip'
             ? ''
-            : '按原来的安装方式升级（pip、conda 或发行版软件包）。'
+            : '按原来的安装方式升级（`pip`、`conda` 或发行版软件包）。'
       }从 2.4 起，rank 分配不再执行 300 秒的 synchronize；之后它的等待时间等于 rendezvous 的 timeout（--rdzv_conf timeout=${s(v.seconds)}）。`,
   },
   'patch-synchronize': {
@@ -469,7 +469,7 @@ const ADVICE_ZH: Record<AdviceId, AdviceText> = {
   'pg-timeout': {
     title: (v) => `给 init_process_group 更长的超时（${s(v.seconds)} 秒），或把耗时工作移到它之后`,
     reason: (v) =>
-      `worker 在 init_process_group 中等待所有 rank；在它之前的逐 rank 工作（数据加载、下载、编译）会拖慢所有 rank。这一行写在训练脚本中，需要 import datetime${v.backend ? '' : '；torch 2.0 之前还要把 backend 作为第一个参数'}。`,
+      `worker 在 init_process_group 中等待所有 rank；在它之前的逐 rank 工作（数据加载、下载、编译）会拖慢所有 rank。这一行写在训练脚本中，需要 \`import datetime\`${v.backend ? '' : '；torch 2.0 之前还要把后端名作为第一个参数'}。`,
   },
   'hccl-timeouts': {
     title: (v) => `把 HCCL_CONNECT_TIMEOUT 调大到 ${s(v.seconds)}`,
@@ -484,7 +484,7 @@ const ADVICE_ZH: Record<AdviceId, AdviceText> = {
   'better-logs': {
     title: (v) => `下次采集时间信息：${s(v.env)}，并给每行加时间戳`,
     reason: () =>
-      "在每个节点上、torchrun 启动前执行：设置 LOGLEVEL=INFO 会打印 rendezvous 各阶段。每行带时间戳才能测量启动时间差：用 kubectl logs --timestamps 读取 pod 日志，或把输出通过 ts '[%Y-%m-%d %H:%M:%.S]'（moreutils）管道；torch ≥ 2.1 的日志格式已自带时间戳。",
+      "在每个节点上、torchrun 启动前执行：设置 LOGLEVEL=INFO 会打印 rendezvous 各阶段。每行带时间戳才能测量启动时间差：用 `kubectl logs --timestamps` 读取 pod 日志，或把输出通过 `ts '[%Y-%m-%d %H:%M:%.S]'`（`moreutils` 软件包）管道；torch ≥ 2.1 的日志格式已自带时间戳。",
   },
   'clock-sync': {
     title: () => '同步各节点时钟（chrony/NTP）或统一使用 UTC 记录日志',

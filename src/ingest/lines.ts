@@ -5,23 +5,32 @@ import type { LineWindow } from './lineWindow';
 export type { LineWindow } from './lineWindow';
 export { MAX_LINE_CHARS, CUT_MARKER } from './lineWindow';
 
-/** Messages to lines.worker.ts. `key` names the file for the worker's checkpoint cache. */
+/**
+ * Messages to lines.worker.ts. `key` names the file for the worker's checkpoint cache. `find` looks for the next
+ * recognised line, `search` for the next line holding `query` (case-insensitive), `member` unpacks one file
+ * of an archive (named as its extract is) into a Blob of its own.
+ */
 export type LinesRequest =
   | { type: 'window'; id: number; key: string; file: Blob; from: number; count: number }
   | { type: 'find'; id: number; key: string; file: Blob; from: number; dir: 1 | -1; limit: number }
+  | { type: 'search'; id: number; key: string; file: Blob; from: number; dir: 1 | -1; limit: number; query: string }
+  | { type: 'member'; id: number; key: string; file: Blob; name: string; member: string }
   | { type: 'cancel'; id: number };
 
 export type LinesReply =
   | { type: 'window'; id: number; window: LineWindow }
   | { type: 'found'; id: number; line: number | null; total: number | null }
+  | { type: 'member'; id: number; blob: Blob }
   | { type: 'error'; id: number; message: string };
 
 /**
- * Where a file's lines can be read from. Files dropped as they are have a File of their own; members of an
- * archive (`job.tar.gz/node0.log`) do not yet.
+ * Where a file's lines can be read from. Files dropped as they are have a File of their own; a member of an
+ * archive (`job.tar.gz/node0.log`) is read out of its archive's File (`file`, null when that is gone).
  */
 export type LineSource =
-  { kind: 'file'; file: Blob } | { kind: 'archive-member'; archive: string; member: string } | { kind: 'missing' };
+  | { kind: 'file'; file: Blob }
+  | { kind: 'archive-member'; archive: string; member: string; file: Blob | null }
+  | { kind: 'missing' };
 
 const ARCHIVE = /\.(tar\.gz|tgz|tar|zip|gz|bz2|xz|zst)$/i;
 
@@ -36,7 +45,7 @@ export function lineSourceFor(path: string, sources: Record<string, Blob>): Line
     // A plain .gz holds one file: the worker inflates it as it reads.
     if (whole && /\.gz$/i.test(archive) && !/\.tar\.gz$/i.test(archive)) return { kind: 'file', file: whole };
     if (whole || ARCHIVE.test(parts[i - 1]!)) {
-      return { kind: 'archive-member', archive, member: parts.slice(i).join('/') };
+      return { kind: 'archive-member', archive, member: parts.slice(i).join('/'), file: whole ?? null };
     }
   }
   return { kind: 'missing' };
@@ -94,7 +103,10 @@ export function isAbortError(error: unknown): boolean {
 }
 
 type Body =
-  { type: 'window'; from: number; count: number } | { type: 'find'; from: number; dir: 1 | -1; limit: number };
+  | { type: 'window'; from: number; count: number }
+  | { type: 'find'; from: number; dir: 1 | -1; limit: number }
+  | { type: 'search'; from: number; dir: 1 | -1; limit: number; query: string }
+  | { type: 'member'; name: string; member: string };
 
 function ask(file: Blob, body: Body, signal?: AbortSignal): Promise<LinesReply> {
   if (signal?.aborted) return Promise.reject(abortError());
@@ -148,4 +160,43 @@ export async function findRecognisedLine(
   const r = await ask(file, { type: 'find', from: fromLine, dir, limit }, signal);
   if (r.type !== 'found') throw new Error('unexpected reply from the line reader');
   return { line: r.line, total: r.total };
+}
+
+/** The nearest line after (`dir` 1) or before (−1) a line that holds `query` (case-insensitive), or null. */
+export async function findText(
+  file: Blob,
+  fromLine: number,
+  dir: 1 | -1,
+  query: string,
+  signal?: AbortSignal,
+  limit = 2_000_000,
+): Promise<{ line: number | null; total: number | null }> {
+  const r = await ask(file, { type: 'search', from: fromLine, dir, limit, query }, signal);
+  if (r.type !== 'found') throw new Error('unexpected reply from the line reader');
+  return { line: r.line, total: r.total };
+}
+
+const members = new WeakMap<Blob, Map<string, Promise<Blob>>>();
+
+/**
+ * One file of an archive as a Blob of its own, unpacked in the worker (read through the archive once, kept for
+ * later jumps). `name` is the archive's path as it was analysed, `path` the member's path as its extract has it.
+ */
+export function readArchiveMember(archive: Blob, name: string, path: string): Promise<Blob> {
+  let byPath = members.get(archive);
+  if (!byPath) {
+    byPath = new Map();
+    members.set(archive, byPath);
+  }
+  let pending = byPath.get(path);
+  if (!pending) {
+    pending = ask(archive, { type: 'member', name, member: path }).then((r) => {
+      if (r.type !== 'member') throw new Error('unexpected reply from the line reader');
+      return r.blob;
+    });
+    // A failed read is not kept: the next open tries again.
+    pending.catch(() => byPath!.delete(path));
+    byPath.set(path, pending);
+  }
+  return pending;
 }

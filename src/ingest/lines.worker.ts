@@ -3,6 +3,7 @@
 // into a large file starts near its target instead of at byte 0.
 import { ALL_ANCHORS, recogniseLine } from '../core/index';
 import { anchorRegex } from '../core/lineScanner';
+import { createInputReader } from './archive/index';
 import { CancelledError, findLine, LineIndex, readWindow, type ChunkSource } from './lineWindow';
 import type { LinesReply, LinesRequest } from './lines';
 
@@ -78,13 +79,74 @@ function reply(message: LinesReply): void {
   scope.postMessage(message);
 }
 
+// ANSI colour codes (ESC [ … m) are not part of what the viewer shows, so a search does not see them either.
+const SGR = new RegExp(String.fromCharCode(27) + '\\[[0-9;]*m', 'g');
+
+/** A member larger than this is not unpacked into memory for viewing. */
+const MAX_MEMBER_BYTES = 512 * 1024 * 1024;
+
+/** Unpacks one member of an archive: the archive streams past its reader once, up to the end of that member. */
+async function memberOf(file: Blob, name: string, member: string, stop: () => boolean): Promise<Blob> {
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  let found = false;
+  let done = false;
+  const input = createInputReader(name, {
+    mtimeMs: null,
+    onExtract: (x) => {
+      if (x.file === member) done = true;
+    },
+    tap: (path, chunk) => {
+      if (path !== member || size > MAX_MEMBER_BYTES) return;
+      found = true;
+      size += chunk.length;
+      parts.push(chunk.slice());
+    },
+  });
+  const reader = file.stream().getReader();
+  try {
+    for (;;) {
+      if (stop()) throw new CancelledError();
+      const { value, done: end } = await reader.read();
+      if (end) break;
+      input.push(value);
+      if (done || input.stopped || size > MAX_MEMBER_BYTES) break;
+    }
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+  if (!done && !input.stopped) input.finish();
+  if (size > MAX_MEMBER_BYTES)
+    throw new Error(
+      `${member} is larger than ${MAX_MEMBER_BYTES / 1024 / 1024} MiB unpacked; unpack the archive to browse it`,
+    );
+  if (!found && !done) throw new Error(`${member} was not found in ${name}`);
+  return new Blob(parts as BlobPart[]);
+}
+
 async function handle(request: Exclude<LinesRequest, { type: 'cancel' }>): Promise<void> {
+  const stop = () => cancelled.has(request.id);
+  if (request.type === 'member') {
+    const blob = await memberOf(request.file, request.name, request.member, stop);
+    reply({ type: 'member', id: request.id, blob });
+    return;
+  }
   const index = indexFor(request.key);
   const source = await sourceFor(request.key, request.file);
-  const stop = () => cancelled.has(request.id);
   if (request.type === 'window') {
     const w = await readWindow(index, source, request.from, request.count, { recognise, cancelled: stop });
     reply({ type: 'window', id: request.id, window: w });
+  } else if (request.type === 'search') {
+    const query = request.query.toLowerCase();
+    const line = await findLine(
+      index,
+      source,
+      request.from,
+      request.dir,
+      (t) => t.replace(SGR, '').toLowerCase().includes(query),
+      { limit: request.limit, cancelled: stop },
+    );
+    reply({ type: 'found', id: request.id, line, total: index.total });
   } else {
     const line = await findLine(index, source, request.from, request.dir, (t) => recognise(t) !== null, {
       limit: request.limit,

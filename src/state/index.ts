@@ -1,7 +1,14 @@
 export { useAppStore } from './store';
-export type { AppState, FileRow, FileStatus, Phase } from './store';
+export type { AppError, AppState, FileRow, FileStatus, Phase } from './store';
 export type { Lang } from '../ingest/index';
 export { summariseProgress } from './progress';
 export type { ProgressSummary } from './progress';
 export { useViewStore } from './view';
-export type { EvidenceTarget, ViewState } from './view';
+export type { EvidenceTarget, ViewState, Zoom } from './view';
+export { usePrefsStore, storedShareBase, storeShareBase } from './prefs';
+export type { Theme } from './prefs';
+export { readViewFragment, viewFragment, isShareFragment } from './fragment';
+export type { ViewFragment } from './fragment';
+export { useSavedStore, readSaved, clearSaved } from './saved';
+export { BUILD_SHARE_BASE, checkShareBase, currentShareBase, isLocalOnly } from './shareBase';
+export type { BaseCheck, BaseSource } from './shareBase';

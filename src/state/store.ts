@@ -1,6 +1,8 @@
 // The app's single store. Workers and the pool live outside it (they are not data); the store holds
 // only what the views render.
 import { create } from 'zustand';
+import { readViewFragment } from './fragment';
+import { storedLang, storeLang } from './prefs';
 import type { FileExtract, JobModel } from '../core/model';
 import {
   assembleJob,
@@ -26,6 +28,14 @@ import {
 } from '../ingest/index';
 
 export type Phase = 'idle' | 'collecting' | 'parsing' | 'done';
+
+/** What went wrong outside any one file; `detail` is the browser's or the analysis' own message. */
+export interface AppError {
+  code: 'nothing-dropped' | 'collect-failed' | 'analysis-failed';
+  detail: string | null;
+}
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 export type FileStatus = 'queued' | 'reading' | 'done';
 
 export interface FileRow {
@@ -44,7 +54,10 @@ export interface AppState {
   /** Findings and advice for `job`, in `lang`. */
   diagnosis: Diagnosis | null;
   lang: Lang;
+  /** Switches the language of the words on screen (the reader's choice is remembered by chooseLang). */
   setLang(lang: Lang): void;
+  /** The reader picked a language: switched to and remembered in this browser. */
+  chooseLang(lang: Lang): void;
   /** What the last analysis read; kept so corrections recompute without reading files again. */
   extracts: FileExtract[];
   /** The files themselves by path (handles, not contents), for the evidence viewer to read lines from. */
@@ -54,7 +67,7 @@ export interface AppState {
   setOverrides(next: Overrides): void;
   /** True when the user stopped the run; the job then covers only the files that finished. */
   cancelled: boolean;
-  error: string | null;
+  error: AppError | null;
   /** The run being read, or the last one read: the progress panel shows its files. */
   run: number;
   /**
@@ -112,8 +125,11 @@ const idle = (): Data => ({
   run: 0,
 });
 
+/** The address bar's `#lang=`, else the language chosen before in this browser, else the browser's own. */
 const initialLang = (): Lang =>
-  typeof navigator !== 'undefined' && navigator.language?.toLowerCase().startsWith('zh') ? 'zh' : 'en';
+  (typeof location !== 'undefined' ? readViewFragment(location.hash).lang : null) ??
+  storedLang() ??
+  (typeof navigator !== 'undefined' && navigator.language?.toLowerCase().startsWith('zh') ? 'zh' : 'en');
 
 export const useAppStore = create<AppState>()((set, get) => {
   /** Where the app rests when nothing is being read: the job on screen, or the empty page. */
@@ -157,7 +173,7 @@ export const useAppStore = create<AppState>()((set, get) => {
         ...base,
         job: null,
         diagnosis: null,
-        error: `The analysis failed: ${error instanceof Error ? error.message : error}`,
+        error: { code: 'analysis-failed', detail: errorText(error) },
       });
     }
   };
@@ -215,7 +231,7 @@ export const useAppStore = create<AppState>()((set, get) => {
     const reading = new Set(live?.inputs.map((f) => f.path));
     const inputs = [...byPath.values()].filter((f) => !reading.has(f.path));
     if (inputs.length === 0 && failures.length === 0) {
-      if (!live) set({ phase: restingPhase(), error: 'Nothing to analyse: no files were found in what was dropped.' });
+      if (!live) set({ phase: restingPhase(), error: { code: 'nothing-dropped', detail: null } });
       return;
     }
     const run: Run = live ?? { id: ++runIds, pool: null, inputs: [], replaced: new Map(), dead: false };
@@ -259,7 +275,7 @@ export const useAppStore = create<AppState>()((set, get) => {
         collecting -= 1;
         set({
           phase: restingPhase(),
-          error: `Could not read what was dropped: ${error instanceof Error ? error.message : error}`,
+          error: { code: 'collect-failed', detail: errorText(error) },
         });
       },
     );
@@ -275,8 +291,13 @@ export const useAppStore = create<AppState>()((set, get) => {
       set({ overrides, job, diagnosis: diagnoseJob(job, lang) });
     },
     setLang: (lang) => {
+      if (lang === get().lang) return;
       const job = get().job;
       set({ lang, diagnosis: job ? diagnoseJob(job, lang) : null });
+    },
+    chooseLang: (lang) => {
+      storeLang(lang);
+      get().setLang(lang);
     },
     dropTransfer: (data) => collect(filesFromDataTransfer(data)),
     pickFiles: (list) => ingest({ files: filesFromList(list), failures: [] }),

@@ -1,12 +1,14 @@
+import { listText, t as translate } from '../i18n/index';
 import { useAppStore } from '../state/index';
-import { listText } from './format';
-import { STAGE_WORDS, VERDICT_LABEL } from './words';
+import { useT } from './i18n';
+import { byLag } from './lateNodes';
 
 /**
  * One always-mounted live region: screen readers announce reliably only changes to a region that
  * already existed, and byte-by-byte progress would be noise, so it speaks phases and the verdict.
  */
 export function Announcer() {
+  const t = useT();
   const phase = useAppStore((s) => s.phase);
   const fileCount = useAppStore((s) => s.files.length);
   const job = useAppStore((s) => s.job);
@@ -14,15 +16,17 @@ export function Announcer() {
   const error = useAppStore((s) => s.error);
 
   let message = '';
-  if (error) message = error;
-  else if (phase === 'collecting') message = 'Listing the dropped files.';
-  else if (phase === 'parsing') message = `Reading ${fileCount} ${fileCount === 1 ? 'file' : 'files'}.`;
+  if (error) message = translate(t.lang, `error.${error.code}`) + (error.detail ? ` ${error.detail}` : '');
+  else if (phase === 'collecting') message = t('announce.listing');
+  else if (phase === 'parsing') message = t('announce.reading', { n: fileCount });
   else if (phase === 'done' && job) {
-    const parts = [`${cancelled ? 'Cancelled. Partial verdict' : 'Verdict'}: ${VERDICT_LABEL[job.verdict]}.`];
-    if (job.failure) parts.push(`${STAGE_WORDS[job.failure.stage]}.`);
-    if (job.failure?.lateNodes.length) parts.push(`Late: ${listText(job.failure.lateNodes)}.`);
+    const verdict = t(`verdict.label.${job.verdict}`);
+    const parts = [t(cancelled ? 'announce.partialVerdict' : 'announce.verdict', { verdict })];
+    if (job.failure) parts.push(t(`stage.headline.${job.failure.stage}`));
+    if (job.failure?.lateNodes.length)
+      parts.push(t('announce.late', { nodes: listText(t.lang, byLag(job, job.failure.lateNodes)) }));
     message = parts.join(' ');
-  } else if (phase === 'done') message = 'No file was analysed.';
+  } else if (phase === 'done') message = t('announce.nothing');
 
   return (
     <div className="visually-hidden" aria-live="polite" aria-atomic="true">

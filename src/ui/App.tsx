@@ -1,4 +1,4 @@
-import { useAppStore } from '../state/index';
+import { useAppStore, clearSaved } from '../state/index';
 import { Announcer } from './Announcer';
 import { DropOverlay, DropZone } from './DropZone';
 import { EmptyState } from './EmptyState';
@@ -11,8 +11,13 @@ import { useShareStore } from '../state/share';
 import { ShareLinkError } from './share/SharedBanner';
 import { SharedView } from './share/SharedView';
 import { useShareFragment } from './share/useShareFragment';
+import { useDocumentSync } from './useDocumentSync';
+import { Preferences } from './Preferences';
+import { ErrorBanner } from './ErrorBanner';
+import { useT } from './i18n';
 
 export function App() {
+  const t = useT();
   const phase = useAppStore((s) => s.phase);
   const job = useAppStore((s) => s.job);
   const files = useAppStore((s) => s.files);
@@ -23,29 +28,25 @@ export function App() {
   const reset = useAppStore((s) => s.reset);
   const openExample = useAppStore((s) => s.openExample);
   const diagnosis = useAppStore((s) => s.diagnosis);
-  const lang = useAppStore((s) => s.lang);
-  const setLang = useAppStore((s) => s.setLang);
   const shared = useShareStore((s) => s.snapshot);
   const shareError = useShareStore((s) => s.error);
   const leaveShare = useShareStore((s) => s.leave);
   useShareFragment();
+  useDocumentSync();
 
   const dragging = useWindowDrop(dropTransfer);
   const pickers = useFilePickers(pickFiles);
   const busy = phase === 'collecting' || phase === 'parsing';
+  const startOver = () => {
+    clearSaved();
+    reset();
+    leaveShare();
+  };
 
   return (
     <div className="app">
       <header className="topbar">
-        <button
-          type="button"
-          className="brand"
-          onClick={() => {
-            reset();
-            leaveShare();
-          }}
-          aria-label="skewscope — start over"
-        >
+        <button type="button" className="brand" onClick={startOver} aria-label={t('topbar.brandLabel')}>
           <svg className="brand__mark" viewBox="0 0 32 32" aria-hidden="true" focusable="false">
             <rect x="4" y="7" width="14" height="4" rx="2" />
             <rect x="4" y="14" width="16" height="4" rx="2" />
@@ -53,36 +54,18 @@ export function App() {
           </svg>
           <span className="brand__name">skewscope</span>
         </button>
-        <div className="topbar__actions">
-          <div className="lang-switch" role="group" aria-label="Language / 语言">
-            <button
-              type="button"
-              className="button button--small"
-              aria-pressed={lang === 'en'}
-              onClick={() => setLang('en')}
-            >
-              EN
-            </button>
-            <button
-              type="button"
-              className="button button--small"
-              aria-pressed={lang === 'zh'}
-              onClick={() => setLang('zh')}
-              lang="zh"
-            >
-              中文
-            </button>
-          </div>
+        <Preferences />
+        <div className="topbar__actions" role="group" aria-label={t('topbar.actions')}>
           <button type="button" className="button" onClick={pickers.openFiles} disabled={busy}>
-            Choose files
+            {t('topbar.chooseFiles')}
           </button>
           <button type="button" className="button" onClick={pickers.openFolder} disabled={busy}>
-            Choose folder
+            {t('topbar.chooseFolder')}
           </button>
           <PasteButton disabled={busy} />
-          {phase !== 'idle' && (
-            <button type="button" className="button" onClick={reset} data-testid="start-over">
-              Start over
+          {(phase !== 'idle' || shared) && (
+            <button type="button" className="button" onClick={startOver} data-testid="start-over">
+              {t('topbar.startOver')}
             </button>
           )}
         </div>
@@ -90,11 +73,7 @@ export function App() {
       </header>
 
       <main className="main">
-        {error && (
-          <p className="banner banner--error" role="alert">
-            {error}
-          </p>
-        )}
+        {error && <ErrorBanner error={error} />}
         {shareError && phase === 'idle' && <ShareLinkError error={shareError} onLeave={leaveShare} />}
         {shared && phase === 'idle' && (
           <>
@@ -108,13 +87,13 @@ export function App() {
         {busy && <ProgressPanel />}
         {phase === 'done' && (
           <>
-            <Results job={job} diagnosis={diagnosis} lang={lang} files={files} cancelled={cancelled} />
+            <Results job={job} diagnosis={diagnosis} files={files} cancelled={cancelled} />
             <DropZone onActivate={pickers.openFiles} compact />
           </>
         )}
       </main>
 
-      <footer className="footer">Files are read in this browser tab. Nothing is uploaded.</footer>
+      <footer className="footer">{t('app.footer')}</footer>
       <Announcer />
       {dragging && <DropOverlay />}
     </div>

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { Rich, useT } from './i18n';
 
 interface Props {
   dropZone: ReactNode;
@@ -6,54 +7,48 @@ interface Props {
 }
 
 export function EmptyState({ dropZone, onExample }: Props) {
+  const t = useT();
   return (
     <section className="empty" aria-labelledby="empty-title">
       <h1 id="empty-title" className="empty__title">
-        Why did the torchrun job die before its first step?
+        {t('empty.title')}
       </h1>
       <p className="empty__lead">
-        Give skewscope the startup logs of <strong>every node</strong> of one multi-node PyTorch run. It lines them up,
-        tells you which node was late and by how much, and which timeout fired.
+        <Rich text={t('empty.lead')} />
       </p>
       {dropZone}
       <p className="empty__example">
-        No logs at hand?{' '}
+        {t('empty.exampleLead')}{' '}
         <button type="button" className="button button--link" onClick={onExample} data-testid="open-example">
-          Open an example job
+          {t('empty.exampleButton')}
         </button>{' '}
-        — real logs of three Kubernetes pods where one started almost six minutes late.
+        {t('empty.exampleWhat')}
       </p>
       <div className="empty__grid">
         <div className="card">
-          <h2>What to drop</h2>
+          <h2>{t('empty.whatTitle')}</h2>
           <ul>
             <li>
-              <strong>One log per node</strong> — what each <code>torchrun</code> printed, e.g. <code>node0.log</code>,{' '}
-              <code>trainjob-worker-1.log</code>, a Slurm <code>slurm-1234.out</code>.
+              <Rich text={t('empty.what.perNode')} />
             </li>
             <li>
-              <strong>Whole folders</strong> — every file inside is read and the folder names are kept, so{' '}
-              <code>node3/…</code> still names the node.
+              <Rich text={t('empty.what.folders')} />
             </li>
             <li>
-              <strong>
-                <code>--log-dir</code> trees
-              </strong>{' '}
-              — e.g. <code>attempt_0/0/stdout.log</code> for each node.
+              <Rich text={t('empty.what.logdir')} />
             </li>
             <li>
-              <strong>Archives</strong> — <code>.gz</code>, <code>.zip</code>, <code>.tar</code>, <code>.tar.gz</code>{' '}
-              are unpacked here in the page; or <strong>paste</strong> log text.
+              <Rich text={t('empty.what.archives')} />
             </li>
           </ul>
         </div>
         <div className="card">
-          <h2>Good to know</h2>
+          <h2>{t('empty.knowTitle')}</h2>
           <ul>
-            <li>Logs from all nodes of the same attempt are needed to see who was late.</li>
-            <li>Files that are not logs are listed with the reason; the rest are still analysed.</li>
+            <li>{t('empty.know.allNodes')}</li>
+            <li>{t('empty.know.problems')}</li>
             <li>
-              Everything happens in this tab: files are read locally and <strong>nothing is uploaded</strong>.
+              <Rich text={t('empty.know.local')} />
             </li>
           </ul>
         </div>

@@ -1,6 +1,7 @@
 import type { EvidenceLine } from '../core/model';
-import { useAppStore, useViewStore } from '../state/index';
+import { useViewStore } from '../state/index';
 import { useShareStore } from '../state/share';
+import { useT } from './i18n';
 import './evidence.css';
 
 interface Props {
@@ -8,21 +9,20 @@ interface Props {
 }
 
 export function EvidenceList({ evidence }: Props) {
+  const t = useT();
   if (evidence.length === 0) return null;
   return (
     <section className="card" aria-labelledby="evidence-title">
-      <h2 id="evidence-title">Evidence</h2>
+      <h2 id="evidence-title">{t('evidence.title')}</h2>
       <EvidenceLines evidence={evidence} testId="evidence" />
     </section>
   );
 }
 
-const OPEN_HINT = { en: 'Show in the log', zh: '在日志中查看' } as const;
-
 /** Evidence lines as buttons: each opens the evidence viewer at its line. */
 export function EvidenceLines({ evidence, testId }: { evidence: EvidenceLine[]; testId?: string }) {
+  const t = useT();
   const openEvidence = useViewStore((s) => s.openEvidence);
-  const lang = useAppStore((s) => s.lang);
   // A shared diagnosis has no logs: its evidence is the text the link carries, with nothing to open.
   const shared = useShareStore((s) => s.snapshot !== null);
   if (shared)
@@ -51,8 +51,11 @@ export function EvidenceLines({ evidence, testId }: { evidence: EvidenceLine[]; 
             data-line={e.line}
             onClick={() => openEvidence({ file: e.file, line: e.line })}
           >
-            <span className="evidence__where mono" title={e.file}>
-              {e.file}:{e.line} <span className="evidence__hint">{OPEN_HINT[lang]}</span>
+            <span className="evidence__where">
+              <span className="mono evidence__loc" title={e.file}>
+                {e.file}:{e.line}
+              </span>{' '}
+              <span className="evidence__hint">{t('evidence.open')}</span>
             </span>
             <code className="evidence__text">{e.text}</code>
           </button>

@@ -11,17 +11,22 @@ import {
   useState,
   type FormEvent,
   type KeyboardEvent,
+  type ReactNode,
 } from 'react';
 import type { JobModel } from '../core/model';
 import {
   findRecognisedLine,
+  findText,
   isAbortError,
   lineSourceFor,
+  readArchiveMember,
   readLineWindow,
   type LineSource,
   type LineWindow,
 } from '../ingest/lines';
+import { formatNumber } from '../i18n/index';
 import { useAppStore, useViewStore, type EvidenceTarget } from '../state/index';
+import { CoreText, useT } from './i18n';
 import './evidence.css';
 
 /** Row height in px; `.ev-row` in evidence.css has the same. */
@@ -43,6 +48,7 @@ export function EvidenceViewer() {
 }
 
 function EvidenceDialog({ target }: { target: EvidenceTarget }) {
+  const t = useT();
   const close = useViewStore((s) => s.closeEvidence);
   const sources = useAppStore((s) => s.sources);
   const job = useAppStore((s) => s.job);
@@ -71,7 +77,19 @@ function EvidenceDialog({ target }: { target: EvidenceTarget }) {
     if (sources !== firstSources.current) close();
   }, [sources, close]);
 
-  const onKeyDown = (e: KeyboardEvent<HTMLDialogElement>) => dialogKeys(e, dialogRef.current, close);
+  const onKeyDown = (e: KeyboardEvent<HTMLDialogElement>) => {
+    // Ctrl+F (⌘F) finds in this file, not in the page behind the dialog.
+    if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 'f') {
+      const find = dialogRef.current?.querySelector<HTMLInputElement>('[data-find]');
+      if (find) {
+        e.preventDefault();
+        find.focus();
+        find.select();
+        return;
+      }
+    }
+    dialogKeys(e, dialogRef.current, close);
+  };
 
   const name = target.file.split('/').pop() || target.file;
   return (
@@ -99,18 +117,34 @@ function EvidenceDialog({ target }: { target: EvidenceTarget }) {
         <header className="ev-head">
           <div className="ev-head__title">
             <h2 id={titleId}>
-              {name} <span className="muted">· line {target.line.toLocaleString('en')}</span>
+              {name} <span className="muted">· {t('viewer.line', { n: formatNumber(t.lang, target.line, 0) })}</span>
             </h2>
             <p id={pathId} className="ev-head__path mono" data-testid="evidence-path" title={target.file}>
               {target.file}
             </p>
           </div>
-          <button type="button" className="button button--small ev-close" onClick={close} aria-label="Close">
+          <button
+            type="button"
+            className="button button--small ev-close"
+            onClick={close}
+            aria-label={t('dialog.close')}
+            title={t('dialog.close')}
+          >
             <span aria-hidden="true">×</span>
           </button>
         </header>
         {source.kind === 'file' ? (
           <LinesView key={target.file} file={source.file} path={target.file} target={target} knownLines={knownLines} />
+        ) : source.kind === 'archive-member' && source.file ? (
+          <MemberView
+            key={target.file}
+            archive={source.file}
+            archiveName={source.archive}
+            member={source.member}
+            target={target}
+            knownLines={knownLines}
+            job={job}
+          />
         ) : (
           <Unavailable source={source} target={target} job={job} />
         )}
@@ -129,39 +163,89 @@ function evidenceText(job: JobModel | null, target: EvidenceTarget): string | nu
   return hit?.text ?? null;
 }
 
+/** A file inside an archive: unpacked from the archive's File in the worker, then read like any other. */
+function MemberView({
+  archive,
+  archiveName,
+  member,
+  target,
+  knownLines,
+  job,
+}: {
+  archive: Blob;
+  archiveName: string;
+  member: string;
+  target: EvidenceTarget;
+  knownLines: number | null;
+  job: JobModel | null;
+}) {
+  const t = useT();
+  const [state, setState] = useState<{ blob: Blob } | { error: string } | null>(null);
+  useEffect(() => {
+    let live = true;
+    readArchiveMember(archive, archiveName, target.file).then(
+      (blob) => live && setState({ blob }),
+      (e: unknown) => live && setState({ error: e instanceof Error ? e.message : String(e) }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [archive, archiveName, target.file]);
+  if (state && 'blob' in state)
+    return <LinesView file={state.blob} path={target.file} target={target} knownLines={knownLines} focus />;
+  if (state && 'error' in state)
+    return (
+      <Unavailable
+        source={{ kind: 'archive-member', archive: archiveName, member, file: null }}
+        target={target}
+        job={job}
+        error={state.error}
+      />
+    );
+  return (
+    <p className="ev-unpacking muted" role="status" data-testid="evidence-unpacking">
+      {t('viewer.unpacking', { member, archive: archiveName })}
+    </p>
+  );
+}
+
 function Unavailable({
   source,
   target,
   job,
+  error,
 }: {
   source: Exclude<LineSource, { kind: 'file' }>;
   target: EvidenceTarget;
   job: JobModel | null;
+  error?: string;
 }) {
+  const t = useT();
   const close = useViewStore((s) => s.closeEvidence);
   const text = evidenceText(job, target);
   return (
     <div className="ev-unavailable" data-testid="evidence-unavailable">
       {source.kind === 'archive-member' ? (
         <p>
-          <strong>{source.member}</strong> was read from inside the archive <strong>{source.archive}</strong>. The
-          viewer cannot show the lines of files inside archives yet; unpack the archive and drop the file itself to
-          browse it.
+          {t(error ? 'viewer.memberFailed' : 'viewer.memberGone', { member: source.member, archive: source.archive })}
+          {error && (
+            <>
+              {' '}
+              <CoreText>{error}</CoreText>
+            </>
+          )}
         </p>
       ) : (
-        <p>
-          This file is not among the files of the current analysis any more, so its lines cannot be shown. Drop it again
-          to browse it.
-        </p>
+        <p>{t('viewer.missing')}</p>
       )}
       {text && (
         <figure className="ev-unavailable__line">
-          <figcaption className="muted">Line {target.line.toLocaleString('en')} as the analysis read it</figcaption>
+          <figcaption className="muted">{t('viewer.asRead', { n: formatNumber(t.lang, target.line, 0) })}</figcaption>
           <code>{text}</code>
         </figure>
       )}
       <button type="button" className="button" data-autofocus onClick={close}>
-        Close
+        {t('dialog.close')}
       </button>
     </div>
   );
@@ -187,13 +271,19 @@ function LinesView({
   path,
   target,
   knownLines,
+  focus = false,
 }: {
   file: Blob;
   path: string;
   target: EvidenceTarget;
   knownLines: number | null;
+  /** Take the focus when shown (it appears after the dialog opened: an archive member unpacked first). */
+  focus?: boolean;
 }) {
+  const t = useT();
   const [win, setWin] = useState<Loaded | null>(null);
+  const [query, setQuery] = useState('');
+  const [found, setFound] = useState<number | null>(null);
   const [total, setTotal] = useState<number | null>(knownLines);
   const [active, setActive] = useState(target.line);
   const [loading, setLoading] = useState(true);
@@ -310,6 +400,10 @@ function LinesView({
   }, [win, scrollTo]);
 
   useLayoutEffect(() => {
+    if (focus) listRef.current?.focus();
+  }, [focus]);
+
+  useLayoutEffect(() => {
     const el = listRef.current;
     if (!el) return;
     setViewH(el.clientHeight);
@@ -407,13 +501,13 @@ function LinesView({
         return;
       }
     }
-    const none = dir === 1 ? `No recognised line after line ${active}.` : `No recognised line before line ${active}.`;
-    const t = totalRef.current;
-    if ((dir === 1 && t !== null && e >= t) || (dir === -1 && w.from <= 1)) {
+    const none = t(dir === 1 ? 'viewer.noneAfter' : 'viewer.noneBefore', { n: formatNumber(t.lang, active, 0) });
+    const known = totalRef.current;
+    if ((dir === 1 && known !== null && e >= known) || (dir === -1 && w.from <= 1)) {
       setNote(none);
       return;
     }
-    setNote('Searching…');
+    setNote(t('viewer.searching'));
     try {
       const r = await findRecognisedLine(file, dir === 1 ? e : w.from, dir, signal());
       learnTotal(r.total);
@@ -422,6 +516,45 @@ function LinesView({
         setNote('');
         await jump(r.line, 'center');
       }
+    } catch (err) {
+      setNote('');
+      failed(err);
+    }
+  };
+
+  /** The next (or previous) line holding the text typed in the find field, from the active line on. */
+  const findQuery = async (dir: 1 | -1) => {
+    const q = query.trim();
+    if (!q) return;
+    const lower = q.toLowerCase();
+    const w = winRef.current;
+    // Within the loaded lines first: no round trip to the worker.
+    if (w && w.lines.length > 0) {
+      const e = w.from + w.lines.length - 1;
+      for (let l = active + dir; l >= w.from && l <= e; l += dir) {
+        if (
+          display(w.lines[l - w.from] ?? '')
+            .toLowerCase()
+            .includes(lower)
+        ) {
+          setNote('');
+          setFound(l);
+          void jump(l, 'near');
+          return;
+        }
+      }
+    }
+    setNote(t('viewer.searching'));
+    try {
+      const r = await findText(file, active, dir, q, signal());
+      learnTotal(r.total);
+      if (r.line === null) {
+        setNote(t(dir === 1 ? 'viewer.find.noneAfter' : 'viewer.find.noneBefore', { query: q }));
+        return;
+      }
+      setNote('');
+      setFound(r.line);
+      await jump(r.line, 'center');
     } catch (err) {
       setNote('');
       failed(err);
@@ -467,10 +600,10 @@ function LinesView({
     e.preventDefault();
     const n = Number(goto);
     if (!Number.isInteger(n) || n < 1) {
-      setNote('Type a line number of 1 or more.');
+      setNote(t('viewer.gotoInvalid'));
       return;
     }
-    setNote(total !== null && n > total ? `The file has ${total.toLocaleString('en')} lines: showing the last.` : '');
+    setNote(total !== null && n > total ? t('viewer.gotoPast', { n: formatNumber(t.lang, total, 0) }) : '');
     void jump(n, 'center').then(() => listRef.current?.focus());
   };
 
@@ -489,7 +622,7 @@ function LinesView({
     <>
       <div className="ev-tools">
         <form className="ev-goto" onSubmit={onGoto}>
-          <label htmlFor={`${rowId}-goto`}>Go to line</label>
+          <label htmlFor={`${rowId}-goto`}>{t('viewer.goto')}</label>
           <input
             id={`${rowId}-goto`}
             className="ev-goto__input"
@@ -501,27 +634,84 @@ function LinesView({
             onChange={(e) => setGoto(e.target.value)}
           />
           <button type="submit" className="button button--small">
-            Go
+            {t('viewer.go')}
           </button>
         </form>
-        <div className="ev-tools__nav" role="group" aria-label="Recognised lines">
+        <form
+          className="ev-find"
+          role="search"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void findQuery(1);
+          }}
+        >
+          <label htmlFor={`${rowId}-find`} className="visually-hidden">
+            {t('viewer.find.label')}
+          </label>
+          <input
+            id={`${rowId}-find`}
+            className="ev-find__input"
+            type="search"
+            value={query}
+            placeholder={t('viewer.find.placeholder')}
+            data-find=""
+            data-testid="evidence-find"
+            aria-keyshortcuts="Control+F"
+            onChange={(e) => {
+              setQuery(e.target.value);
+              setFound(null);
+            }}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') {
+                e.preventDefault();
+                void findQuery(e.shiftKey ? -1 : 1);
+              } else if (e.key === 'Escape' && query) {
+                e.preventDefault();
+                e.stopPropagation();
+                setQuery('');
+                setFound(null);
+              }
+            }}
+          />
+          <button
+            type="button"
+            className="button button--small"
+            onClick={() => void findQuery(-1)}
+            disabled={!query.trim()}
+            aria-label={t('viewer.find.prev')}
+            title={t('viewer.find.prev')}
+          >
+            <span aria-hidden="true">↑</span>
+          </button>
+          <button
+            type="submit"
+            className="button button--small"
+            disabled={!query.trim()}
+            aria-label={t('viewer.find.next')}
+            title={t('viewer.find.next')}
+            data-testid="evidence-find-next"
+          >
+            <span aria-hidden="true">↓</span>
+          </button>
+        </form>
+        <div className="ev-tools__nav" role="group" aria-label={t('viewer.recognised')}>
           <button
             type="button"
             className="button button--small"
             onClick={() => void findNext(-1)}
             aria-keyshortcuts="p"
           >
-            <span aria-hidden="true">↑</span> Previous recognised <kbd>p</kbd>
+            <span aria-hidden="true">↑</span> {t('viewer.prevRecognised')} <kbd>p</kbd>
           </button>
           <button type="button" className="button button--small" onClick={() => void findNext(1)} aria-keyshortcuts="n">
-            <span aria-hidden="true">↓</span> Next recognised <kbd>n</kbd>
+            <span aria-hidden="true">↓</span> {t('viewer.nextRecognised')} <kbd>n</kbd>
           </button>
           <button
             type="button"
             className="button button--small"
             onClick={() => void jump(target.line, 'center').then(() => listRef.current?.focus())}
           >
-            Evidence line {target.line.toLocaleString('en')}
+            {t('viewer.evidenceLine', { n: formatNumber(t.lang, target.line, 0) })}
           </button>
         </div>
       </div>
@@ -532,7 +722,7 @@ function LinesView({
         role="listbox"
         tabIndex={0}
         data-autofocus
-        aria-label={`Lines of ${path}`}
+        aria-label={t('viewer.linesOf', { file: path })}
         aria-busy={loading}
         aria-activedescendant={activeInWindow ? `${rowId}-${active}` : undefined}
         onKeyDown={onKeyDown}
@@ -546,9 +736,9 @@ function LinesView({
               const text = win.lines[i] ?? '';
               const id = win.ids[i] ?? null;
               const isTarget = line === target.line;
-              const label = `Line ${line}${isTarget ? ', the evidence line' : ''}${id ? `, recognised as ${id}` : ''}: ${
-                text.length > LABEL_CHARS ? text.slice(0, LABEL_CHARS) + '…' : text
-              }`;
+              const label = `${t('viewer.line', { n: String(line) })}${isTarget ? t('viewer.row.target') : ''}${
+                id ? t('viewer.row.recognised', { id }) : ''
+              }: ${text.length > LABEL_CHARS ? text.slice(0, LABEL_CHARS) + '…' : text}`;
               return (
                 <div
                   key={line}
@@ -564,13 +754,14 @@ function LinesView({
                     id && 'ev-row--recognised',
                     line === active && 'ev-row--active',
                     win.cut[i] && 'ev-row--cut',
+                    line === found && 'ev-row--found',
                   ]
                     .filter(Boolean)
                     .join(' ')}
                   style={{ top: i * ROW }}
                   data-line={line}
                   data-recognised={id ?? undefined}
-                  title={id ? `Recognised: ${id}` : undefined}
+                  title={id ? t('viewer.row.title', { id }) : undefined}
                   onClick={() => {
                     setActive(line);
                     setNote('');
@@ -580,7 +771,9 @@ function LinesView({
                     <span className="ev-row__mark" />
                     {line}
                   </span>
-                  <span className="ev-row__text">{display(text)}</span>
+                  <span className="ev-row__text">
+                    <Highlight text={display(text)} query={query.trim()} />
+                  </span>
                   {id && (
                     <span className="ev-row__id" aria-hidden="true">
                       {id}
@@ -590,39 +783,64 @@ function LinesView({
               );
             })}
         </div>
-        {win && win.lines.length === 0 && !loading && <p className="ev-lines__empty muted">This file is empty.</p>}
+        {win && win.lines.length === 0 && !loading && <p className="ev-lines__empty muted">{t('viewer.empty')}</p>}
       </div>
 
       <footer className="ev-status">
         <span className="ev-status__pos" data-testid="evidence-position">
           {activeInWindow ? (
             <>
-              Line {active.toLocaleString('en')}
-              {total !== null && <> of {total.toLocaleString('en')}</>}
+              {total !== null
+                ? t('viewer.posOf', { n: formatNumber(t.lang, active, 0), total: formatNumber(t.lang, total, 0) })
+                : t('viewer.line', { n: formatNumber(t.lang, active, 0) })}
               {' · '}
               {activeId ? (
                 <>
-                  recognised as <code className="ev-status__id">{activeId}</code>
+                  {t('viewer.recognisedAs')} <code className="ev-status__id">{activeId}</code>
                 </>
               ) : (
-                <span className="muted">not a recognised line</span>
+                <span className="muted">{t('viewer.notRecognised')}</span>
               )}
             </>
           ) : loading ? (
-            'Reading…'
+            t('viewer.reading')
           ) : null}
         </span>
         <span className="ev-status__note" role="status">
-          {error ? <span className="ev-status__error">Could not read the file: {error}</span> : note}
+          {error ? (
+            <span className="ev-status__error">
+              {t('viewer.readFailed')} <CoreText>{error}</CoreText>
+            </span>
+          ) : (
+            note
+          )}
         </span>
         <span className="ev-status__keys muted" aria-hidden="true">
           <kbd>↑</kbd>
           <kbd>↓</kbd> <kbd>PgUp</kbd>
           <kbd>PgDn</kbd> <kbd>Home</kbd>
-          <kbd>End</kbd> move · <kbd>n</kbd>
-          <kbd>p</kbd> recognised · <kbd>Esc</kbd> close
+          <kbd>End</kbd> {t('viewer.keys.move')} · <kbd>n</kbd>
+          <kbd>p</kbd> {t('viewer.keys.recognised')} · <kbd>Ctrl F</kbd> {t('viewer.keys.find')} · <kbd>Esc</kbd>{' '}
+          {t('viewer.keys.close')}
         </span>
       </footer>
     </>
   );
+}
+
+/** The occurrences of `query` in a line, marked (case-insensitive). */
+function Highlight({ text, query }: { text: string; query: string }) {
+  if (!query) return <>{text}</>;
+  const lower = text.toLowerCase();
+  const q = query.toLowerCase();
+  const out: ReactNode[] = [];
+  let at = 0;
+  for (let i = lower.indexOf(q); i >= 0; i = lower.indexOf(q, i + q.length)) {
+    if (i > at) out.push(text.slice(at, i));
+    out.push(<mark key={i}>{text.slice(i, i + q.length)}</mark>);
+    at = i + q.length;
+  }
+  if (out.length === 0) return <>{text}</>;
+  if (at < text.length) out.push(text.slice(at));
+  return <>{out}</>;
 }

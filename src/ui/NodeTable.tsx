@@ -1,8 +1,9 @@
 import { Fragment, useId, useMemo, useState, type FormEvent } from 'react';
-import type { ClockOffset, FileExtract, IdentityHint, JobModel, JobNode, Overrides } from '../core/model';
+import type { ClockOffset, FileExtract, JobModel, JobNode, Overrides } from '../core/model';
 import { useAppStore, useViewStore } from '../state/index';
-import { formatInstant, formatSeconds } from './format';
-import { STAGE_SHORT } from './words';
+import { formatHours, formatSeconds } from '../i18n/index';
+import { formatInstant } from './format';
+import { CoreText, Rich, useT, type T } from './i18n';
 import './nodes.css';
 
 interface Props {
@@ -12,16 +13,6 @@ interface Props {
 const SHOWN_FILES = 3;
 const COLUMNS = 8;
 const NEW_NODE = '\u0000new';
-
-const KIND_LABEL: Record<IdentityHint['kind'], string> = {
-  hostname: 'Hostname',
-  'node-rank': 'Node rank',
-  'group-rank': 'Group rank',
-  name: 'Name',
-  label: 'Label',
-  logdir: 'Log folder',
-  'store-host': 'Store host',
-};
 
 /** UTC offsets in 15-minute steps, as time zones use them (UTC−12:00 … UTC+14:00). */
 const OFFSETS: number[] = Array.from({ length: (14 * 60 + 12 * 60) / 15 + 1 }, (_, i) => -12 * 60 + i * 15);
@@ -75,6 +66,7 @@ function tidy(o: Overrides): Overrides {
 }
 
 function FileList({ files }: { files: string[] }) {
+  const t = useT();
   const shown = files.slice(0, SHOWN_FILES);
   return (
     <ul className="node-files">
@@ -83,17 +75,22 @@ function FileList({ files }: { files: string[] }) {
           {f}
         </li>
       ))}
-      {files.length > SHOWN_FILES && <li className="muted">+{files.length - SHOWN_FILES} more</li>}
+      {files.length > SHOWN_FILES && (
+        <li className="muted">{t('nodes.moreFiles', { n: files.length - SHOWN_FILES })}</li>
+      )}
     </ul>
   );
 }
 
 function LagCell({ node, maxLag }: { node: JobNode; maxLag: number }) {
+  const t = useT();
   if (node.lagSeconds === null) return <span className="muted">—</span>;
   const width = maxLag > 0 ? Math.max(2, (node.lagSeconds / maxLag) * 100) : 0;
   return (
     <div className="lag">
-      <span className="lag__value">{node.lagSeconds === 0 ? '0 s' : `+${formatSeconds(node.lagSeconds)}`}</span>
+      <span className="lag__value">
+        {node.lagSeconds === 0 ? t('unit.s', { n: '0' }) : `+${formatSeconds(t.lang, node.lagSeconds)}`}
+      </span>
       <span className="lag__track" aria-hidden="true">
         <span className="lag__bar" style={{ width: `${width}%` }} />
       </span>
@@ -101,34 +98,36 @@ function LagCell({ node, maxLag }: { node: JobNode; maxLag: number }) {
   );
 }
 
-function offsetValue(o: ClockOffset): string {
+function offsetValue(t: T, o: ClockOffset): string {
   const sign = o.offsetSeconds < 0 ? '−' : '+';
   const abs = Math.abs(o.offsetSeconds);
-  if (o.kind === 'time-zone') return `${sign}${+(abs / 3600).toFixed(2)} h`;
-  return `${sign}${formatSeconds(abs)}`;
+  if (o.kind === 'time-zone') return formatHours(t.lang, o.offsetSeconds / 3600);
+  return `${sign}${formatSeconds(t.lang, abs)}`;
 }
 
 function ClockCell({ offset }: { offset: ClockOffset | undefined }) {
+  const t = useT();
   if (!offset)
     return (
-      <span className="muted" title="No offset found: the clocks agree, or the logs give no instant to compare them at">
+      <span className="muted" title={t('nodes.clock.none')}>
         —
       </span>
     );
+  const kind = offset.kind === 'time-zone' ? 'zone' : 'clock';
   return (
     <span className="clock-cell">
       <span className="nowrap">
-        {offsetValue(offset)} <span className="muted">± {formatSeconds(offset.boundSeconds)}</span>
+        {offsetValue(t, offset)} <span className="muted">± {formatSeconds(t.lang, offset.boundSeconds)}</span>
       </span>
       <span className={`tag nodes-tag ${offset.kind === 'time-zone' ? 'nodes-tag--zone' : 'nodes-tag--clock'}`}>
-        {offset.kind === 'time-zone' ? 'time zone' : 'clock'}
-        {offset.applied ? ', corrected' : ''}
+        {t(offset.applied ? `nodes.clock.${kind}Corrected` : `nodes.clock.${kind}`)}
       </span>
     </span>
   );
 }
 
 export function NodeTable({ job }: Props) {
+  const t = useT();
   const overrides = useAppStore((s) => s.overrides);
   const setOverrides = useAppStore((s) => s.setOverrides);
   const extracts = useAppStore((s) => s.extracts);
@@ -204,10 +203,8 @@ export function NodeTable({ job }: Props) {
   return (
     <section className="card" aria-labelledby="nodes-title">
       <div className="nodes-head">
-        <h2 id="nodes-title">Nodes</h2>
-        <p className="nodes-head__hint muted">
-          Open a node to see why its files belong to it, and to correct its name, its files, or their time zone.
-        </p>
+        <h2 id="nodes-title">{t('nodes.title')}</h2>
+        <p className="nodes-head__hint muted">{t('nodes.hint')}</p>
         <button
           type="button"
           className="button button--small"
@@ -217,7 +214,7 @@ export function NodeTable({ job }: Props) {
           disabled={corrections === 0}
           data-testid="reset-corrections"
         >
-          Reset corrections{corrections > 0 ? ` (${corrections})` : ''}
+          {corrections > 0 ? t('nodes.resetN', { n: corrections }) : t('nodes.reset')}
         </button>
       </div>
       {(overrides.correctClocks || job.clockOffsets.some((o) => o.kind === 'clock')) && (
@@ -228,25 +225,24 @@ export function NodeTable({ job }: Props) {
             onChange={(e) => setOverrides(tidy({ ...overrides, correctClocks: e.target.checked }))}
             data-testid="correct-clocks"
           />{' '}
-          Correct the clock offsets measured at the rendezvous (every agent leaves it at the same instant), so lags and
-          skew count launch times, not clock errors
+          {t('nodes.correctClocks')}
         </label>
       )}
       {job.nodes.length === 0 ? (
-        <p className="muted">No node could be identified in these files.</p>
+        <p className="muted">{t('nodes.empty')}</p>
       ) : (
         <div className="table-scroll">
           <table className="node-table" data-testid="node-table">
             <thead>
               <tr>
-                <th scope="col">Node</th>
-                <th scope="col">Hostname</th>
-                <th scope="col">Group rank</th>
-                <th scope="col">Files</th>
-                <th scope="col">Launch time</th>
-                <th scope="col">Lag</th>
-                <th scope="col">Clock offset</th>
-                <th scope="col">Own failure</th>
+                <th scope="col">{t('nodes.col.node')}</th>
+                <th scope="col">{t('nodes.col.hostname')}</th>
+                <th scope="col">{t('nodes.col.groupRank')}</th>
+                <th scope="col">{t('nodes.col.files')}</th>
+                <th scope="col">{t('nodes.col.launch')}</th>
+                <th scope="col">{t('nodes.col.lag')}</th>
+                <th scope="col">{t('nodes.col.clock')}</th>
+                <th scope="col">{t('nodes.col.failure')}</th>
               </tr>
             </thead>
             <tbody>
@@ -269,7 +265,7 @@ export function NodeTable({ job }: Props) {
                             className="nodes-toggle"
                             aria-expanded={expanded}
                             aria-controls={expanded ? detailId : undefined}
-                            aria-label={`Details and corrections for ${node.id}`}
+                            aria-label={t('nodes.details', { node: node.id })}
                             onClick={() => toggle(node.id)}
                           >
                             <svg viewBox="0 0 16 16" aria-hidden="true" focusable="false">
@@ -277,9 +273,9 @@ export function NodeTable({ job }: Props) {
                             </svg>
                           </button>
                           <span className="node-id">{node.id}</span>
-                          {late.has(node.id) && <span className="tag tag--danger">late</span>}
-                          {node.isStoreHost && <span className="tag">store host</span>}
-                          {renamed && <span className="tag nodes-tag nodes-tag--edited">renamed</span>}
+                          {late.has(node.id) && <span className="tag tag--danger">{t('nodes.tag.late')}</span>}
+                          {node.isStoreHost && <span className="tag">{t('nodes.tag.host')}</span>}
+                          {renamed && <span className="tag nodes-tag nodes-tag--edited">{t('nodes.tag.renamed')}</span>}
                         </span>
                       </th>
                       <td>{node.hostname ?? <span className="muted">—</span>}</td>
@@ -288,7 +284,11 @@ export function NodeTable({ job }: Props) {
                         <FileList files={node.files} />
                       </td>
                       <td className="mono nowrap">
-                        {node.launchTime ? formatInstant(node.launchTime) : <span className="muted">unknown</span>}
+                        {node.launchTime ? (
+                          formatInstant(node.launchTime)
+                        ) : (
+                          <span className="muted">{t('verdict.unknown')}</span>
+                        )}
                       </td>
                       <td data-testid="lag">
                         <LagCell node={node} maxLag={maxLag} />
@@ -297,7 +297,11 @@ export function NodeTable({ job }: Props) {
                         <ClockCell offset={offsets.get(node.id)} />
                       </td>
                       <td>
-                        {node.failureStage ? STAGE_SHORT[node.failureStage] : <span className="muted">none</span>}
+                        {node.failureStage ? (
+                          t(`stage.short.${node.failureStage}`)
+                        ) : (
+                          <span className="muted">{t('nodes.none')}</span>
+                        )}
                       </td>
                     </tr>
                     {expanded && (
@@ -353,6 +357,7 @@ function NodeDetail({
   onRename(name: string): void;
   onApplyFile(file: string, change: FileChange): void;
 }) {
+  const t = useT();
   const openEvidence = useViewStore((s) => s.openEvidence);
   const logName = logNameOf(node.id, overrides);
   return (
@@ -365,40 +370,39 @@ function NodeDetail({
           logName={logName}
           onRename={onRename}
         />
-        <h3 className="node-detail__title">Why these files are {node.id}</h3>
+        <h3 className="node-detail__title">{t('nodes.why', { node: node.id })}</h3>
         {node.identity.length === 0 ? (
-          <p className="muted node-detail__empty">Nothing in the files names this node.</p>
+          <p className="muted node-detail__empty">{t('nodes.whyNone')}</p>
         ) : (
           <ul className="node-ident" data-testid="identity">
             {node.identity.map((h, i) => (
               <li key={`${h.kind}:${h.value}:${i}`}>
-                <span className="node-ident__kind">{KIND_LABEL[h.kind]}</span>
+                <span className="node-ident__kind">{t(`nodes.kind.${h.kind}`)}</span>
                 <code className="node-ident__value">{h.value}</code>
-                <span className={`node-conf node-conf--${h.confidence}`}>{h.confidence}</span>
-                <span className="node-ident__evidence">{h.evidence}</span>
+                <span className={`node-conf node-conf--${h.confidence}`}>{t(`nodes.conf.${h.confidence}`)}</span>
+                <span className="node-ident__evidence">
+                  <CoreText>{h.evidence}</CoreText>
+                </span>
               </li>
             ))}
           </ul>
         )}
-        <h3 className="node-detail__title">Clock</h3>
+        <h3 className="node-detail__title">{t('nodes.clockTitle')}</h3>
         {offset ? (
           <div className="node-clock">
             <p>
-              {offset.kind === 'time-zone' ? (
-                <>
-                  Its clock reads <strong>{offsetValue(offset)}</strong> from the others (±{' '}
-                  {formatSeconds(offset.boundSeconds)}): a whole number of hours, so a time-zone difference
-                  {offset.applied ? ', corrected before the lags were computed.' : '.'}
-                </>
-              ) : (
-                <>
-                  Its clock reads <strong>{offsetValue(offset)}</strong> ± {formatSeconds(offset.boundSeconds)} from the
-                  job’s median, measured where all agents left the rendezvous together
-                  {offset.applied
-                    ? '; corrected.'
-                    : '. Not corrected: its lag includes this offset (the CLI corrects it with --correct-clocks).'}
-                </>
-              )}
+              <Rich
+                text={t(
+                  offset.kind === 'time-zone'
+                    ? offset.applied
+                      ? 'nodes.clock.zoneText'
+                      : 'nodes.clock.zoneTextRaw'
+                    : offset.applied
+                      ? 'nodes.clock.clockText'
+                      : 'nodes.clock.clockTextRaw',
+                  { value: offsetValue(t, offset), bound: formatSeconds(t.lang, offset.boundSeconds) },
+                )}
+              />
             </p>
             <button
               type="button"
@@ -413,14 +417,11 @@ function NodeDetail({
             </button>
           </div>
         ) : (
-          <p className="muted node-detail__empty">
-            No offset found: its clock agrees with the others within the timestamps’ resolution, or the logs have no
-            common instant (a completed rendezvous) to compare them at.
-          </p>
+          <p className="muted node-detail__empty">{t('nodes.clock.noneLong')}</p>
         )}
       </div>
       <div className="node-detail__col">
-        <h3 className="node-detail__title">Files</h3>
+        <h3 className="node-detail__title">{t('nodes.col.files')}</h3>
         <ul className="file-fixes">
           {node.files.map((f) => (
             <li
@@ -455,22 +456,23 @@ function RenameForm({
   logName: string;
   onRename(name: string): void;
 }) {
+  const t = useT();
   const id = useId();
   const [name, setName] = useState(node.id);
   const [error, setError] = useState('');
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const next = name.trim();
-    if (next === '') return setError('Type a name.');
+    if (next === '') return setError(t('nodes.rename.empty'));
     if (next === node.id) return setError('');
-    if (others.includes(next)) return setError(`Another node is already called ${next}.`);
+    if (others.includes(next)) return setError(t('nodes.rename.taken', { name: next }));
     setError('');
     onRename(next);
   };
   return (
     <form className="node-rename" onSubmit={submit} noValidate>
       <label htmlFor={`${id}-name`} className="node-detail__label">
-        Name
+        {t('nodes.rename.label')}
       </label>
       <div className="node-rename__row">
         <input
@@ -478,18 +480,18 @@ function RenameForm({
           className="nodes-input"
           value={name}
           onChange={(e) => setName(e.target.value)}
-          aria-label={`Name of ${node.id}`}
+          aria-label={t('nodes.rename.aria', { node: node.id })}
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? `${id}-error` : undefined}
           autoComplete="off"
           spellCheck={false}
         />
         <button type="submit" className="button button--small" disabled={name.trim() === node.id}>
-          Rename
+          {t('nodes.rename.go')}
         </button>
         {logName !== node.id && (
           <button type="button" className="button button--small button--link" onClick={() => onRename(logName)}>
-            Back to {logName}
+            {t('nodes.rename.back', { name: logName })}
           </button>
         )}
       </div>
@@ -521,6 +523,7 @@ function FileFix({
   nodesPerFile: Map<string, number>;
   onApply(change: FileChange): void;
 }) {
+  const t = useT();
   const id = useId();
   const initialYear = overrides.fileYear?.[file];
   const initialOffset = overrides.fileOffsetMinutes?.[file];
@@ -543,13 +546,13 @@ function FileFix({
     let target: string | null = dest === node.id ? null : dest;
     const name = newName.trim();
     if (dest === NEW_NODE) {
-      if (name === '') return setError('Name the new node.');
+      if (name === '') return setError(t('nodes.file.nameNew'));
       // Naming an existing node moves the file there.
       target = nodes.some((n) => n.id === name) ? name : NEW_NODE;
       if (target === node.id) target = null;
     }
     const y = year.trim() === '' ? null : Number(year);
-    if (y !== null && (!Number.isInteger(y) || y < 1970 || y > 2100)) return setError('The year must be 1970 … 2100.');
+    if (y !== null && (!Number.isInteger(y) || y < 1970 || y > 2100)) return setError(t('nodes.file.yearRange'));
     setError('');
     onApply({ dest: target, newName: name, year: y, offset: offset === '' ? null : Number(offset) });
   };
@@ -562,37 +565,36 @@ function FileFix({
       <div className="file-fix__name mono ellipsis" title={file}>
         {file}
         {overrides.fileNode?.[file] !== undefined && (
-          <span className="tag nodes-tag nodes-tag--edited">placed by hand</span>
+          <span className="tag nodes-tag nodes-tag--edited">{t('nodes.file.byHand')}</span>
         )}
       </div>
       <div className="file-fix__fields">
         <label className="file-fix__field">
-          <span className="node-detail__label">Node</span>
+          <span className="node-detail__label">{t('nodes.col.node')}</span>
           <select
             className="nodes-input"
             value={dest}
             onChange={(e) => setDest(e.target.value)}
             disabled={shared}
-            aria-label={`Node of ${named}`}
-            title={shared ? 'This file holds several nodes; it cannot be moved as a whole.' : undefined}
+            aria-label={t('nodes.file.nodeOf', { file: named })}
+            title={shared ? t('nodes.file.sharedTitle') : undefined}
           >
             {nodes.map((n) => (
               <option key={n.id} value={n.id} disabled={!canJoin(n)}>
-                {n.id}
-                {n.id === node.id ? ' (current)' : ''}
+                {n.id === node.id ? t('nodes.file.current', { node: n.id }) : n.id}
               </option>
             ))}
-            <option value={NEW_NODE}>New node…</option>
+            <option value={NEW_NODE}>{t('nodes.file.newNode')}</option>
           </select>
         </label>
         {dest === NEW_NODE && (
           <label className="file-fix__field">
-            <span className="node-detail__label">New node’s name</span>
+            <span className="node-detail__label">{t('nodes.file.newName')}</span>
             <input
               className="nodes-input"
               value={newName}
               onChange={(e) => setNewName(e.target.value)}
-              aria-label={`New node name for ${named}`}
+              aria-label={t('nodes.file.newNameOf', { file: named })}
               placeholder={base.replace(/\.[^.]*$/, '')}
               autoComplete="off"
               spellCheck={false}
@@ -601,7 +603,7 @@ function FileFix({
         )}
         {gaps?.yearless && (
           <label className="file-fix__field">
-            <span className="node-detail__label">Year</span>
+            <span className="node-detail__label">{t('nodes.file.year')}</span>
             <input
               className="nodes-input nodes-input--year"
               type="number"
@@ -610,25 +612,25 @@ function FileFix({
               max={2100}
               value={year}
               onChange={(e) => setYear(e.target.value)}
-              placeholder={guessedYear ? `${guessedYear}?` : 'auto'}
-              aria-label={`Year of ${named}’s timestamps`}
+              placeholder={guessedYear ? `${guessedYear}?` : t('nodes.file.auto')}
+              aria-label={t('nodes.file.yearOf', { file: named })}
               aria-describedby={`${id}-year-hint`}
             />
             <span id={`${id}-year-hint`} className="visually-hidden">
-              Its timestamps carry no year{guessedYear ? `; ${guessedYear} was assumed` : ''}.
+              {guessedYear ? t('nodes.file.noYearAssumed', { year: guessedYear }) : t('nodes.file.noYear')}
             </span>
           </label>
         )}
         {gaps?.zoneless && (
           <label className="file-fix__field">
-            <span className="node-detail__label">UTC offset</span>
+            <span className="node-detail__label">{t('nodes.file.utc')}</span>
             <select
               className="nodes-input"
               value={offset}
               onChange={(e) => setOffset(e.target.value)}
-              aria-label={`UTC offset of ${named}’s times`}
+              aria-label={t('nodes.file.utcOf', { file: named })}
             >
-              <option value="">not set</option>
+              <option value="">{t('nodes.file.notSet')}</option>
               {OFFSETS.map((m) => (
                 <option key={m} value={String(m)}>
                   {offsetLabel(m)}
@@ -641,15 +643,13 @@ function FileFix({
           type="submit"
           className="button button--small file-fix__apply"
           disabled={!dirty}
-          aria-label={`Apply changes to ${named}`}
+          aria-label={t('nodes.file.applyTo', { file: named })}
         >
-          Apply
+          {t('nodes.file.apply')}
         </button>
       </div>
-      {!gaps?.yearless && !gaps?.zoneless && (
-        <p className="file-fix__note muted">Its timestamps carry a year and a zone (or it has none).</p>
-      )}
-      {shared && <p className="file-fix__note muted">This file holds several nodes, so it stays where it is.</p>}
+      {!gaps?.yearless && !gaps?.zoneless && <p className="file-fix__note muted">{t('nodes.file.complete')}</p>}
+      {shared && <p className="file-fix__note muted">{t('nodes.file.shared')}</p>}
       {error && (
         <p className="nodes-error" role="alert">
           {error}

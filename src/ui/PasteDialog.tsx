@@ -10,10 +10,12 @@ import {
   type SyntheticEvent,
 } from 'react';
 import { useAppStore } from '../state/index';
+import { Rich, useT } from './i18n';
 import './ingest.css';
 
 /** The topbar button and, while it is open, its dialog. */
 export function PasteButton({ disabled }: { disabled: boolean }) {
+  const t = useT();
   const [open, setOpen] = useState(false);
   const pasteText = useAppStore((s) => s.pasteText);
   const nextPasteName = useAppStore((s) => s.nextPasteName);
@@ -27,7 +29,7 @@ export function PasteButton({ disabled }: { disabled: boolean }) {
         aria-haspopup="dialog"
         data-testid="paste-open"
       >
-        Paste log text
+        {t('topbar.paste')}
       </button>
       {open && (
         <PasteDialog
@@ -50,6 +52,7 @@ interface DialogProps {
 }
 
 export function PasteDialog({ defaultName, onAnalyse, onClose }: DialogProps) {
+  const t = useT();
   const dialogRef = useRef<HTMLDialogElement>(null);
   const textRef = useRef<HTMLTextAreaElement>(null);
   const [name, setName] = useState(defaultName);
@@ -97,13 +100,13 @@ export function PasteDialog({ defaultName, onAnalyse, onClose }: DialogProps) {
     >
       <form className="paste-dialog__form" onSubmit={submit}>
         <h2 id={titleId} className="paste-dialog__title">
-          Paste log text
+          {t('paste.title')}
         </h2>
         <p id={hintId} className="paste-dialog__hint">
-          The text is read in this tab like a dropped file and added to the job on screen.
+          {t('paste.hint')}
         </p>
         <label className="paste-dialog__label" htmlFor={nameId}>
-          File name
+          {t('paste.name')}
         </label>
         <input
           id={nameId}
@@ -115,11 +118,10 @@ export function PasteDialog({ defaultName, onAnalyse, onClose }: DialogProps) {
           autoComplete="off"
         />
         <p id={nameHintId} className="paste-dialog__hint paste-dialog__hint--small">
-          Name it after the node it came from, e.g. <code>node3.log</code>: the name tells the nodes apart, as a file
-          name does. The same name as a file already read replaces it.
+          <Rich text={t('paste.nameHint')} />
         </p>
         <label className="paste-dialog__label" htmlFor={textId}>
-          Log text
+          {t('paste.text')}
         </label>
         <textarea
           id={textId}
@@ -133,10 +135,10 @@ export function PasteDialog({ defaultName, onAnalyse, onClose }: DialogProps) {
         />
         <div className="paste-dialog__actions">
           <button type="button" className="button" onClick={onClose}>
-            Cancel
+            {t('dialog.cancel')}
           </button>
           <button type="submit" className="button paste-dialog__go" disabled={!hasText}>
-            Analyse
+            {t('paste.analyse')}
           </button>
         </div>
       </form>

@@ -1,8 +1,11 @@
 import { useMemo } from 'react';
 import { summariseProgress, useAppStore } from '../state/index';
-import { formatBytes, percent } from './format';
+import { formatBytes, formatNumber } from '../i18n/index';
+import { percent } from './format';
+import { useT } from './i18n';
 
 export function ProgressPanel() {
+  const t = useT();
   const allFiles = useAppStore((s) => s.files);
   const run = useAppStore((s) => s.run);
   const phase = useAppStore((s) => s.phase);
@@ -17,15 +20,15 @@ export function ProgressPanel() {
   return (
     <section className="card progress" aria-labelledby="progress-title">
       <div className="progress__head">
-        <h2 id="progress-title">{collecting ? 'Listing the dropped folders…' : 'Reading the logs…'}</h2>
+        <h2 id="progress-title">{t(collecting ? 'progress.listing' : 'progress.reading')}</h2>
         <button type="button" className="button" onClick={cancel} disabled={collecting}>
-          Cancel
+          {t('progress.cancel')}
         </button>
       </div>
       <div
         className="progress__bar"
         role="progressbar"
-        aria-label="Bytes read"
+        aria-label={t('progress.bar')}
         aria-valuemin={0}
         aria-valuemax={100}
         aria-valuenow={collecting ? undefined : value}
@@ -35,7 +38,13 @@ export function ProgressPanel() {
       </div>
       {!collecting && (
         <p className="progress__stats">
-          {filesDone} of {filesTotal} files · {formatBytes(doneBytes)} of {formatBytes(totalBytes)} · {value}%
+          {t('progress.stats', {
+            done: filesDone,
+            total: filesTotal,
+            bytesDone: formatBytes(t.lang, doneBytes),
+            bytesTotal: formatBytes(t.lang, totalBytes),
+            pct: formatNumber(t.lang, value, 0),
+          })}
         </p>
       )}
       {reading.length > 0 && (

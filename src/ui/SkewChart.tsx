@@ -1,4 +1,5 @@
-import { useMemo, useState } from 'react';
+import { useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { Rich } from './i18n';
 import {
   Bar,
   BarChart,
@@ -15,7 +16,9 @@ import type { JobModel } from '../core/model';
 import { limitsInForce } from '../core/thresholds';
 import { buildTimeline, type ThresholdLine } from '../core/timeline';
 import { useViewStore } from '../state/view';
-import { formatDuration } from './timeline/scale';
+import { formatDuration, formatLimit, listSome } from '../i18n/index';
+import { useT, type T } from './i18n';
+import { limitLabel } from './timeline/labels';
 import './timeline/timeline.css';
 
 // How far each node launched behind the earliest one, against the limits that count from the launch (the
@@ -51,6 +54,7 @@ interface Bin {
 const BIN_STEPS = [0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600];
 
 export function SkewChart({ job, diagnosis }: Props) {
+  const t = useT();
   const limits = useMemo(() => diagnosis?.thresholds ?? limitsInForce(job), [job, diagnosis]);
   const lines = useMemo(() => {
     const all = buildTimeline(job, limits).thresholds.filter((t) => t.anchor === 'job');
@@ -61,6 +65,34 @@ export function SkewChart({ job, diagnosis }: Props) {
   const large = placed.length > HISTOGRAM_FROM;
   const [histogram, setHistogram] = useState(large);
   const selected = useViewStore((s) => s.selectedNode);
+  const chartRef = useRef<HTMLDivElement>(null);
+  // Its width only re-renders the chart on a resize, so the labels are laid out again.
+  const [, setChartW] = useState(720);
+  // Line labels above the chart overlap on a narrow one (a phone): the limits in force keep theirs, the others
+  // give way; the legend and the summary below name every line.
+  useLayoutEffect(() => {
+    const texts = [...(chartRef.current?.querySelectorAll<SVGTextElement>('text.skew-ref__label') ?? [])];
+    const rank = (el: Element) => (el.classList.contains('skew-ref__label--limit') ? 0 : 1);
+    const kept: DOMRect[] = [];
+    for (const el of texts.sort((a, b) => rank(a) - rank(b))) {
+      el.style.visibility = '';
+      const box = el.getBoundingClientRect();
+      const clash = kept.some(
+        (k) => box.left < k.right + 6 && box.right > k.left - 6 && box.top < k.bottom && box.bottom > k.top,
+      );
+      if (clash) el.style.visibility = 'hidden';
+      else kept.push(box);
+    }
+  });
+  useLayoutEffect(() => {
+    const el = chartRef.current;
+    if (!el) return;
+    const read = () => setChartW(el.clientWidth || 720);
+    read();
+    const ro = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(read);
+    ro?.observe(el);
+    return () => ro?.disconnect();
+  }, []);
 
   const toneOf = (lag: number): { crossed: ThresholdLine | null; tone: string } => {
     let idx = -1;
@@ -72,7 +104,8 @@ export function SkewChart({ job, diagnosis }: Props) {
 
   const data: Datum[] = placed.map((n) => ({ node: n.id, lag: n.lagSeconds!, ...toneOf(n.lagSeconds!) }));
   const maxLag = Math.max(0, ...data.map((d) => d.lag));
-  const first = placed.find((n) => n.lagSeconds === 0)?.id ?? 'the first node';
+  const first = placed.find((n) => n.lagSeconds === 0)?.id ?? t('skew.firstNode');
+  const label = (l: ThresholdLine) => limitLabel(t, l);
 
   // The scale: the latest node, and the next line above it when it is close enough to compare with.
   const above = lines.find((l) => l.seconds > maxLag);
@@ -84,11 +117,18 @@ export function SkewChart({ job, diagnosis }: Props) {
   const shownLines = lines.filter((l) => l.seconds <= domainMax);
   const offScale = lines.filter((l) => l.seconds > domainMax);
   const crossings = data.filter((d) => d.crossed).sort((a, b) => b.lag - a.lag);
+  const topCrossed = crossings[0]?.crossed?.key;
+  const refLabel = (l: ThresholdLine) =>
+    ({
+      value: label(l),
+      position: 'top',
+      className: `skew-ref__label skew-ref__label--${l.kind}${l.key === topCrossed ? ' is-crossed' : ''}`,
+    }) as const;
   const usedTones = [...new Set(data.map((d) => d.tone))];
 
   const title = (
     <h2 id="skew-title" className="skew__title">
-      Launch skew
+      {t('skew.title')}
     </h2>
   );
 
@@ -97,12 +137,8 @@ export function SkewChart({ job, diagnosis }: Props) {
       <section className="card skew" aria-labelledby="skew-title" data-testid="skew-chart">
         {title}
         <p className="skew__empty" data-testid="skew-empty">
-          {placed.length === 0
-            ? 'The skew cannot be drawn: no node has a launch time in these logs.'
-            : `The skew cannot be drawn: only ${placed[0]!.id} has a launch time; ${missing.length} other node${missing.length === 1 ? ' has' : 's have'} none.`}{' '}
-          torchrun lines of torch ≤ 2.0 carry no timestamps at default settings, and Slurm <code>srun -l</code> adds
-          only a task label. Capture with <code>LOGLEVEL=INFO</code> (and <code>TORCH_LOGS=distributed</code> on 2.x),
-          through <code>ts</code>, or with <code>kubectl logs --timestamps</code> next time.
+          {placed.length === 0 ? t('skew.empty.none') : t('skew.empty.one', { node: placed[0]!.id, n: missing.length })}{' '}
+          <Rich text={t('skew.empty.why')} />
         </p>
       </section>
     );
@@ -117,18 +153,15 @@ export function SkewChart({ job, diagnosis }: Props) {
     <section className="card skew" aria-labelledby="skew-title" data-testid="skew-chart">
       <div className="skew__head">
         {title}
-        <p className="skew__lead muted">
-          How long after {first} each node launched torchrun. Lines: limits that count from the launch, and the 300 /
-          900 / 1800 s marks.
-        </p>
-        <div className="skew__toggle" role="group" aria-label="Chart type">
+        <p className="skew__lead muted">{t('skew.lead', { first })}</p>
+        <div className="skew__toggle" role="group" aria-label={t('skew.type')}>
           <button
             type="button"
             className="button button--small"
             aria-pressed={!histogram}
             onClick={() => setHistogram(false)}
           >
-            Bars
+            {t('skew.bars')}
           </button>
           <button
             type="button"
@@ -136,18 +169,16 @@ export function SkewChart({ job, diagnosis }: Props) {
             aria-pressed={histogram}
             onClick={() => setHistogram(true)}
           >
-            Histogram
+            {t('skew.histogram')}
           </button>
         </div>
       </div>
 
       {!histogram && data.length > MAX_BARS && (
-        <p className="skew__note muted">
-          Showing the {MAX_BARS} latest of {data.length} nodes; the histogram shows all of them.
-        </p>
+        <p className="skew__note muted">{t('skew.latestOf', { shown: MAX_BARS, total: data.length })}</p>
       )}
 
-      <div className="skew__chart" aria-hidden="true">
+      <div className="skew__chart" aria-hidden="true" ref={chartRef}>
         {histogram ? (
           <BarChart
             responsive
@@ -161,18 +192,18 @@ export function SkewChart({ job, diagnosis }: Props) {
               type="number"
               dataKey="mid"
               domain={[0, bins.length ? bins.at(-1)!.to : domainMax]}
-              tickFormatter={(v: number) => `${formatTick(v)}`}
+              tickFormatter={(v: number) => formatTick(t, v)}
               className="skew__axis"
             />
             <YAxis allowDecimals={false} width={40} className="skew__axis" />
-            <Tooltip cursor={false} content={(p) => <BinTip {...p} />} />
-            {shownLines.map((l, i) => (
+            <Tooltip cursor={false} content={(p) => <BinTip {...p} t={t} />} />
+            {shownLines.map((l) => (
               <ReferenceLine
                 key={l.key}
                 x={l.seconds}
                 className={`skew-ref skew-ref--${l.kind}`}
                 ifOverflow="extendDomain"
-                label={{ value: l.label, position: i % 2 ? 'insideTopRight' : 'top', className: 'skew-ref__label' }}
+                label={refLabel(l)}
               />
             ))}
             <Bar dataKey="count" isAnimationActive={false} shape={(p: BarShapeProps) => <BinShape {...p} />} />
@@ -191,42 +222,36 @@ export function SkewChart({ job, diagnosis }: Props) {
               type="number"
               domain={[0, domainMax]}
               ticks={axisTicks}
-              tickFormatter={(v: number) => formatTick(v)}
+              tickFormatter={(v: number) => formatTick(t, v)}
               allowDataOverflow
               className="skew__axis"
             />
             <YAxis type="category" dataKey="node" width="auto" interval={0} className="skew__axis" />
-            <Tooltip cursor={false} content={(p) => <NodeTip {...p} first={first} />} />
-            {shownLines.map((l, i) => (
-              <ReferenceLine
-                key={l.key}
-                x={l.seconds}
-                className={`skew-ref skew-ref--${l.kind}`}
-                label={{ value: l.label, position: i % 2 ? 'insideTopRight' : 'top', className: 'skew-ref__label' }}
-              />
+            <Tooltip cursor={false} content={(p) => <NodeTip {...p} first={first} t={t} />} />
+            {shownLines.map((l) => (
+              <ReferenceLine key={l.key} x={l.seconds} className={`skew-ref skew-ref--${l.kind}`} label={refLabel(l)} />
             ))}
             <Bar
               dataKey="lag"
               isAnimationActive={false}
-              shape={(p: BarShapeProps) => <NodeShape {...p} selected={selected} />}
+              shape={(p: BarShapeProps) => <NodeShape {...p} selected={selected} label={label} />}
             />
           </BarChart>
         )}
       </div>
 
-      <ul className="skew__legend" aria-label="Bar colours">
+      <ul className="skew__legend" aria-label={t('skew.colours')}>
         {usedTones.includes('ok') && (
           <li>
             <span className="skew-swatch skew-tone--ok" aria-hidden="true" />
-            Within every line
+            {t('skew.within')}
           </li>
         )}
         {lines.map((l, i) =>
           usedTones.includes(String(Math.min(PALETTE, i + 1))) && data.some((d) => d.crossed === l) ? (
             <li key={l.key}>
               <span className={`skew-swatch skew-tone--${Math.min(PALETTE, i + 1)}`} aria-hidden="true" />
-              Crossed {l.label}
-              {l.kind === 'limit' ? ' (in force)' : ''}
+              {t(l.kind === 'limit' ? 'skew.crossedInForce' : 'skew.crossed', { line: label(l) })}
             </li>
           ) : null,
         )}
@@ -235,67 +260,80 @@ export function SkewChart({ job, diagnosis }: Props) {
       <div className="skew__summary" data-testid="skew-summary">
         {crossings.length === 0 ? (
           <p>
-            Every node launched within {shownLines[0]?.label ?? lines[0]?.label ?? 'every line'} of {first}
-            {maxLag > 0 ? ` (latest: ${formatDuration(maxLag)})` : ''}.
+            {t(maxLag > 0 ? 'skew.allWithinLatest' : 'skew.allWithin', {
+              line: shownLines[0] ? label(shownLines[0]) : lines[0] ? label(lines[0]) : t('skew.everyLine'),
+              first,
+              latest: formatDuration(t.lang, maxLag),
+            })}
           </p>
         ) : (
           <ul>
             {crossings.slice(0, 5).map((d) => (
               <li key={d.node} data-node={d.node} data-crossed={d.crossed!.key}>
-                <strong>{d.node}</strong> launched {formatDuration(d.lag)} after {first}: past the {d.crossed!.label}
-                {d.crossed!.kind === 'limit' ? ' in force' : ''} by {formatDuration(d.lag - d.crossed!.seconds)}.
+                <strong>{d.node}</strong>{' '}
+                {t(d.crossed!.kind === 'limit' ? 'skew.pastInForce' : 'skew.past', {
+                  lag: formatDuration(t.lang, d.lag),
+                  first,
+                  line: label(d.crossed!),
+                  by: formatDuration(t.lang, d.lag - d.crossed!.seconds),
+                })}
               </li>
             ))}
-            {crossings.length > 5 && <li>… and {crossings.length - 5} more nodes past a line.</li>}
+            {crossings.length > 5 && <li>{t('skew.morePast', { n: crossings.length - 5 })}</li>}
           </ul>
         )}
         {offScale.length > 0 && (
           <p className="muted">
-            Beyond the scale: {offScale.map((l) => l.label).join(', ')}
-            {crossings.length === 0 ? ' — no node came near them.' : '.'}
+            {t(crossings.length === 0 ? 'skew.beyondNone' : 'skew.beyond', {
+              lines: offScale.map(label).join(t('list.sep')),
+            })}
           </p>
         )}
         {missing.length > 0 && (
           <p className="muted">
-            Not drawn (no launch time):{' '}
-            {missing
-              .slice(0, 5)
-              .map((n) => n.id)
-              .join(', ')}
-            {missing.length > 5 ? ` and ${missing.length - 5} more` : ''}.
+            {t('skew.notDrawn', {
+              nodes: listSome(
+                t.lang,
+                missing.map((n) => n.id),
+                6,
+              ),
+            })}
           </p>
         )}
       </div>
 
-      <table className="visually-hidden">
-        <caption>Launch lag of each node behind {first}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Node</th>
-            <th scope="col">Lag</th>
-            <th scope="col">Highest line crossed</th>
-          </tr>
-        </thead>
-        <tbody>
-          {[...data]
-            .sort((a, b) => b.lag - a.lag)
-            .slice(0, 256)
-            .map((d) => (
-              <tr key={d.node}>
-                <th scope="row">{d.node}</th>
-                <td>{formatDuration(d.lag)}</td>
-                <td>{d.crossed ? d.crossed.label : 'none'}</td>
-              </tr>
-            ))}
-        </tbody>
-      </table>
+      {/* Hidden in a box: a table itself ignores the 1 px width and would widen the page. */}
+      <div className="visually-hidden">
+        <table>
+          <caption>{t('skew.caption', { first })}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t('nodes.col.node')}</th>
+              <th scope="col">{t('nodes.col.lag')}</th>
+              <th scope="col">{t('skew.col.crossed')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {[...data]
+              .sort((a, b) => b.lag - a.lag)
+              .slice(0, 256)
+              .map((d) => (
+                <tr key={d.node}>
+                  <th scope="row">{d.node}</th>
+                  <td>{formatDuration(t.lang, d.lag)}</td>
+                  <td>{d.crossed ? label(d.crossed) : t('nodes.none')}</td>
+                </tr>
+              ))}
+          </tbody>
+        </table>
+      </div>
     </section>
   );
 }
 
-function formatTick(v: number): string {
-  if (v >= 120) return `${Math.round(v / 60)} min`;
-  return `${Math.round(v * 10) / 10} s`;
+function formatTick(t: T, v: number): string {
+  if (v >= 120) return t('unit.min', { m: String(Math.round(v / 60)) });
+  return formatLimit(t.lang, Math.round(v * 10) / 10);
 }
 
 function binsOf(
@@ -326,7 +364,7 @@ function binsOf(
   return bins;
 }
 
-function NodeShape(p: BarShapeProps & { selected: string | null }) {
+function NodeShape(p: BarShapeProps & { selected: string | null; label(l: ThresholdLine): string }) {
   const d = p.payload as Datum;
   const width = Math.max(2, p.width);
   return (
@@ -341,7 +379,7 @@ function NodeShape(p: BarShapeProps & { selected: string | null }) {
       data-node={d.node}
       data-lag={d.lag}
       data-crossed={d.crossed?.key ?? ''}
-      data-crossed-label={d.crossed?.label ?? ''}
+      data-crossed-label={d.crossed ? p.label(d.crossed) : ''}
       onClick={() => useViewStore.getState().selectNode(d.node)}
     />
   );
@@ -367,31 +405,36 @@ function BinShape(p: BarShapeProps) {
   );
 }
 
-function NodeTip(p: TooltipContentProps & { first: string }) {
+function NodeTip(p: TooltipContentProps & { first: string; t: T }) {
+  const { t } = p;
   const d = p.payload?.[0]?.payload as Datum | undefined;
   if (!p.active || !d) return null;
   return (
     <div className="tl-tip skew-tip">
       <strong className="tl-tip__title">{d.node}</strong>
       <span className="tl-tip__line">
-        launched {formatDuration(d.lag)} after {p.first}
+        {t('skew.tip.launched', { lag: formatDuration(t.lang, d.lag), first: p.first })}
       </span>
       <span className="tl-tip__line">
         {d.crossed
-          ? `past the ${d.crossed.label} by ${formatDuration(d.lag - d.crossed.seconds)}`
-          : 'within every line'}
+          ? t('skew.tip.past', {
+              line: limitLabel(t, d.crossed),
+              by: formatDuration(t.lang, d.lag - d.crossed.seconds),
+            })
+          : t('skew.tip.within')}
       </span>
     </div>
   );
 }
 
-function BinTip(p: TooltipContentProps) {
+function BinTip(p: TooltipContentProps & { t: T }) {
+  const { t } = p;
   const b = p.payload?.[0]?.payload as Bin | undefined;
   if (!p.active || !b) return null;
   return (
     <div className="tl-tip skew-tip">
       <strong className="tl-tip__title">
-        {b.count} node{b.count === 1 ? '' : 's'} launched {formatTick(b.from)}–{formatTick(b.to)} late
+        {t('skew.tip.bin', { n: b.count, from: formatTick(t, b.from), to: formatTick(t, b.to) })}
       </strong>
       {b.nodes.length > 0 && (
         <span className="tl-tip__line">
@@ -399,7 +442,7 @@ function BinTip(p: TooltipContentProps) {
           {b.count > b.nodes.length ? ', …' : ''}
         </span>
       )}
-      {b.crossed && <span className="tl-tip__line">past the {b.crossed.label}</span>}
+      {b.crossed && <span className="tl-tip__line">{t('skew.tip.binPast', { line: limitLabel(t, b.crossed) })}</span>}
     </div>
   );
 }

@@ -54,6 +54,8 @@ export interface InputReaderOptions {
   /** Receives every finished extract, in archive order (problems included). */
   onExtract(extract: FileExtract): void;
   limits?: Partial<ArchiveLimits>;
+  /** Sees each file's bytes (a member's as inflated) as they reach its extractor, named as its extract is. */
+  tap?(file: string, chunk: Uint8Array): void;
 }
 
 export interface InputReader {
@@ -171,6 +173,7 @@ class Member {
     /** The member's name in its archive when it is gzipped there (`node0.log.gz`); null otherwise. */
     private readonly gzName: string | null,
     account: Account,
+    private readonly tap: InputReaderOptions['tap'],
   ) {
     this.extractor = createExtractor(file, { mtimeMs });
     this.gunzip = gzName ? new Gunzip((data) => deliver(data, account, (piece) => this.toExtractor(piece))) : null;
@@ -217,6 +220,7 @@ class Member {
   }
 
   private toExtractor(chunk: Uint8Array): void {
+    this.tap?.(this.file, chunk);
     if (!this.head) return this.extractor.push(chunk);
     const n = Math.min(chunk.length, HEAD_BYTES - this.headFill);
     this.head.set(chunk.subarray(0, n), this.headFill);
@@ -369,7 +373,7 @@ class Reader implements InputReader, Account {
       throw new BombError(
         `${this.name} holds more than ${this.limits.maxMembers.toLocaleString('en')} files; reading stopped there`,
       );
-    return new Member(file, mtimeMs, gzName, this);
+    return new Member(file, mtimeMs, gzName, this, this.options.tap);
   }
 
   /** A member of a tar or zip: `<archive>/<path inside>`, gunzipped on the way when it is a `.gz`. */

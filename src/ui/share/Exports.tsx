@@ -5,8 +5,8 @@ import type { Diagnosis } from '../../core/findings';
 import type { JobModel } from '../../core/model';
 import { limitsInForce } from '../../core/thresholds';
 import { buildTimeline } from '../../core/timeline';
-import type { Lang } from '../../core/i18n';
 import { diagnosisJson, shareMarkdown } from '../../share/index';
+import { CoreText, useT } from '../i18n';
 import { ShareButton } from './ShareDialog';
 import { canvasPng, drawSvg, drawTimeline } from './timelinePng';
 import './share.css';
@@ -18,6 +18,8 @@ interface Props {
   markdown(): string;
   /** Other controls to show first (the Share button). */
   children?: ReactNode;
+  /** Nothing was a log: only the JSON (which says so) can be exported. */
+  noLogs?: boolean;
 }
 
 export function download(blob: Blob, name: string): void {
@@ -32,14 +34,15 @@ export function download(blob: Blob, name: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 30_000);
 }
 
-export function Exports({ job, diagnosis, markdown, children }: Props) {
-  const [status, setStatus] = useState('');
+export function Exports({ job, diagnosis, markdown, children, noLogs = false }: Props) {
+  const t = useT();
+  const [status, setStatus] = useState<{ text: string; core: boolean }>({ text: '', core: false });
 
   const run = async (what: () => Promise<string>) => {
     try {
-      setStatus(await what());
+      setStatus({ text: await what(), core: false });
     } catch (error) {
-      setStatus(error instanceof Error ? error.message : String(error));
+      setStatus({ text: error instanceof Error ? error.message : String(error), core: true });
     }
   };
 
@@ -49,63 +52,99 @@ export function Exports({ job, diagnosis, markdown, children }: Props) {
       download(new Blob([text], { type: 'text/markdown;charset=utf-8' }), 'skewscope-report.md');
       try {
         await navigator.clipboard.writeText(text);
-        return 'Markdown report copied and downloaded (skewscope-report.md).';
+        return t('exports.mdCopied', { file: 'skewscope-report.md' });
       } catch {
-        return 'Markdown report downloaded (skewscope-report.md); it could not be copied here.';
+        return t('exports.mdDownloaded', { file: 'skewscope-report.md' });
       }
     });
 
   const onJson = () =>
     run(async () => {
       download(new Blob([diagnosisJson(job, diagnosis)], { type: 'application/json' }), 'skewscope-diagnosis.json');
-      return 'Diagnosis JSON downloaded (skewscope-diagnosis.json).';
+      return t('exports.jsonDone', { file: 'skewscope-diagnosis.json' });
     });
 
   const onTimeline = () =>
     run(async () => {
       const model = buildTimeline(job, diagnosis.thresholds.length ? diagnosis.thresholds : limitsInForce(job));
-      const canvas = drawTimeline(model, 'skewscope — startup timeline');
-      download(await canvasPng(canvas), 'skewscope-timeline.png');
-      return 'Timeline image downloaded (skewscope-timeline.png).';
+      const canvas = drawTimeline(model, t);
+      download(await canvasPng(canvas, t), 'skewscope-timeline.png');
+      return t('exports.pngDone', { file: 'skewscope-timeline.png' });
     });
 
   const onChart = () =>
     run(async () => {
       const svg = document.querySelector<SVGSVGElement>('[data-testid="skew-chart"] svg.recharts-surface');
-      if (!svg) return 'There is no skew chart to save: no node has a launch time.';
+      if (!svg) return t('exports.noChart');
       const card = svg.closest('.card') ?? document.body;
-      const canvas = await drawSvg(svg, getComputedStyle(card).backgroundColor || '#ffffff');
-      download(await canvasPng(canvas), 'skewscope-skew.png');
-      return 'Skew chart image downloaded (skewscope-skew.png).';
+      const canvas = await drawSvg(svg, getComputedStyle(card).backgroundColor || '#ffffff', t);
+      download(await canvasPng(canvas, t), 'skewscope-skew.png');
+      return t('exports.pngDone', { file: 'skewscope-skew.png' });
     });
 
   return (
-    <div className="exports" role="group" aria-label="Share and export" data-testid="exports">
+    <div className="exports" role="group" aria-label={t('exports.label')} data-testid="exports">
       {children}
-      <button type="button" className="button" onClick={onMarkdown} data-testid="export-markdown">
-        Markdown
+      <button
+        type="button"
+        className="button"
+        onClick={onMarkdown}
+        disabled={noLogs}
+        title={noLogs ? t('exports.noLogs') : t('exports.mdTitle')}
+        data-testid="export-markdown"
+      >
+        {t('exports.markdown')}
       </button>
-      <button type="button" className="button" onClick={onJson} data-testid="export-json">
-        JSON
+      <button
+        type="button"
+        className="button"
+        onClick={onJson}
+        title={t('exports.jsonTitle')}
+        data-testid="export-json"
+      >
+        {t('exports.json')}
       </button>
-      <button type="button" className="button" onClick={onTimeline} data-testid="export-timeline-png">
-        Timeline PNG
+      <button
+        type="button"
+        className="button"
+        onClick={onTimeline}
+        disabled={noLogs}
+        title={noLogs ? t('exports.noLogs') : undefined}
+        data-testid="export-timeline-png"
+      >
+        {t('exports.timelinePng')}
       </button>
-      <button type="button" className="button" onClick={onChart} data-testid="export-skew-png">
-        Skew chart PNG
+      <button
+        type="button"
+        className="button"
+        onClick={onChart}
+        disabled={noLogs || !job.nodes.some((n) => n.lagSeconds !== null)}
+        title={noLogs ? t('exports.noLogs') : undefined}
+        data-testid="export-skew-png"
+      >
+        {t('exports.skewPng')}
       </button>
       <span className="exports__status muted" role="status" data-testid="export-status">
-        {status}
+        {status.core ? <CoreText>{status.text}</CoreText> : status.text}
       </span>
     </div>
   );
 }
 
 /** Under the verdict of an analysis: Share, and the exports (the Markdown with the sharing defaults). */
-export function ResultExports({ job, diagnosis, lang }: { job: JobModel; diagnosis: Diagnosis; lang: Lang }) {
+export function ResultExports({
+  job,
+  diagnosis,
+  noLogs = false,
+}: {
+  job: JobModel;
+  diagnosis: Diagnosis;
+  noLogs?: boolean;
+}) {
+  const t = useT();
   return (
-    <Exports job={job} diagnosis={diagnosis} markdown={() => shareMarkdown(job, diagnosis, {}, lang)}>
-      <ShareButton job={job} diagnosis={diagnosis} />
+    <Exports job={job} diagnosis={diagnosis} markdown={() => shareMarkdown(job, diagnosis, {}, t.lang)} noLogs={noLogs}>
+      <ShareButton job={job} diagnosis={diagnosis} disabled={noLogs} />
     </Exports>
   );
 }

@@ -14,10 +14,19 @@ import {
 import type { Diagnosis } from '../../core/findings';
 import type { JobModel } from '../../core/model';
 import { DEFAULT_REDACTION, previewShare, restore, type ShareResult, type ShareSnapshot } from '../../share/index';
-import { useAppStore, useViewStore } from '../../state/index';
-import { useShareStore } from '../../state/share';
-import { formatSeconds } from '../format';
-import { VERDICT_LABEL } from '../words';
+import {
+  BUILD_SHARE_BASE,
+  checkShareBase,
+  currentShareBase,
+  isLocalOnly,
+  storeShareBase,
+  useAppStore,
+  useViewStore,
+  type BaseSource,
+} from '../../state/index';
+import { formatNumber, formatSeconds, type Lang } from '../../i18n/index';
+import { Rich, useT, type T } from '../i18n';
+import { shareErrorText } from './shareErrors';
 import './share.css';
 
 const MAX_TITLE = 120;
@@ -27,7 +36,8 @@ interface Props {
   diagnosis: Diagnosis;
 }
 
-export function ShareButton({ job, diagnosis }: Props) {
+export function ShareButton({ job, diagnosis, disabled = false }: Props & { disabled?: boolean }) {
+  const t = useT();
   const [open, setOpen] = useState(false);
   return (
     <>
@@ -37,8 +47,10 @@ export function ShareButton({ job, diagnosis }: Props) {
         aria-haspopup="dialog"
         onClick={() => setOpen(true)}
         data-testid="share-open"
+        disabled={disabled}
+        title={disabled ? t('exports.noLogs') : undefined}
       >
-        Share
+        {t('share.open')}
       </button>
       {open && <ShareDialog job={job} diagnosis={diagnosis} onClose={() => setOpen(false)} />}
     </>
@@ -52,14 +64,23 @@ interface Redaction {
   evidence: boolean;
 }
 
-const CHECKS: { key: keyof Redaction; label: string; testId: string }[] = [
-  { key: 'hostnames', label: 'Replace hostnames with node-00, node-01…', testId: 'redact-hostnames' },
-  { key: 'ips', label: 'Replace IP addresses with <ip>', testId: 'redact-ips' },
-  { key: 'paths', label: 'Shorten file paths to the file name', testId: 'redact-paths' },
-  { key: 'evidence', label: 'Include evidence lines (file, line number, text)', testId: 'include-evidence' },
+const CHECKS: { key: keyof Redaction; label: `share.redact.${keyof Redaction}`; testId: string }[] = [
+  { key: 'hostnames', label: 'share.redact.hostnames', testId: 'redact-hostnames' },
+  { key: 'ips', label: 'share.redact.ips', testId: 'redact-ips' },
+  { key: 'paths', label: 'share.redact.paths', testId: 'redact-paths' },
+  { key: 'evidence', label: 'share.redact.evidence', testId: 'include-evidence' },
 ];
 
+const pageAddress = () => location.origin + location.pathname;
+
+const SOURCE_NOTE: Record<BaseSource, `share.base.${BaseSource}`> = {
+  yours: 'share.base.yours',
+  build: 'share.base.build',
+  page: 'share.base.page',
+};
+
 function ShareDialog({ job, diagnosis, onClose }: Props & { onClose(): void }) {
+  const t = useT();
   const dialogRef = useRef<HTMLDialogElement>(null);
   const titleRef = useRef<HTMLInputElement>(null);
   const [title, setTitle] = useState('');
@@ -72,18 +93,23 @@ function ShareDialog({ job, diagnosis, onClose }: Props & { onClose(): void }) {
   const [copied, setCopied] = useState<string | null>(null);
   const lang = useAppStore((s) => s.lang);
   const selectedNode = useViewStore((s) => s.selectedNode);
-  const zoom = useShareStore((s) => s.zoom);
+  const zoom = useViewStore((s) => s.zoom);
+  const [base, setBase] = useState(() => currentShareBase(pageAddress()));
+  const [baseText, setBaseText] = useState(base.base);
+  const baseCheck = checkShareBase(baseText);
   const headingId = useId();
   const hintId = useId();
   const titleId = useId();
   const urlId = useId();
+  const baseId = useId();
+  const baseNoteId = useId();
 
   // Typing a title rebuilds the link; on a big job the preview may lag a keystroke behind, the field never does.
-  const options = useDeferredValue({ title, redaction });
+  const options = useDeferredValue({ title, redaction, base: base.base });
   const result = useMemo<ShareResult>(
     () =>
       previewShare(job, diagnosis, {
-        base: location.origin + location.pathname,
+        base: options.base,
         title: options.title.trim(),
         hostnames: options.redaction.hostnames,
         ips: options.redaction.ips,
@@ -113,14 +139,33 @@ function ShareDialog({ job, diagnosis, onClose }: Props & { onClose(): void }) {
     if (!result.ok) return;
     const url = result.url;
     if (!navigator.clipboard) {
-      setCopied('Copying is not available here: select the link above and copy it.');
+      setCopied(t('share.copyUnavailable'));
       return;
     }
     navigator.clipboard.writeText(url).then(
-      () => setCopied('Link copied. Whoever opens it sees this diagnosis, not your logs.'),
-      () => setCopied('The link could not be copied: select it above and copy it.'),
+      () => setCopied(t('share.copied')),
+      () => setCopied(t('share.copyFailed')),
     );
   };
+
+  const onBase = (text: string) => {
+    setBaseText(text);
+    setCopied(null);
+    const check = checkShareBase(text);
+    if (!check.ok) return;
+    // What the user types is theirs and remembered; typing the default back forgets the choice.
+    const fallback = BUILD_SHARE_BASE && checkShareBase(BUILD_SHARE_BASE).ok ? BUILD_SHARE_BASE : pageAddress();
+    storeShareBase(check.base === fallback ? null : check.base);
+    setBase(currentShareBase(pageAddress()));
+  };
+  const resetBase = () => {
+    storeShareBase(null);
+    const next = currentShareBase(pageAddress());
+    setBase(next);
+    setBaseText(next.base);
+    setCopied(null);
+  };
+  const localOnly = isLocalOnly(base.base);
 
   return (
     <dialog
@@ -137,15 +182,45 @@ function ShareDialog({ job, diagnosis, onClose }: Props & { onClose(): void }) {
     >
       <div className="share-dialog__body">
         <h2 id={headingId} className="share-dialog__title">
-          Share this diagnosis
+          {t('share.title')}
         </h2>
         <p id={hintId} className="muted share-dialog__hint">
-          The link carries the diagnosis, not the logs. It is all in the part after <code>#</code>, which browsers never
-          send to a server; whoever opens it needs skewscope at the same address.
+          <Rich text={t('share.hint')} />
         </p>
 
+        <label className="share-dialog__label" htmlFor={baseId}>
+          {t('share.base.label')}
+        </label>
+        <div className="share-base">
+          <input
+            id={baseId}
+            className="share-dialog__input mono"
+            value={baseText}
+            onChange={(e) => onBase(e.currentTarget.value)}
+            aria-describedby={baseNoteId}
+            aria-invalid={baseCheck.ok ? undefined : true}
+            inputMode="url"
+            autoComplete="url"
+            spellCheck={false}
+            data-testid="share-base"
+          />
+          {base.source === 'yours' && (
+            <button type="button" className="button button--small" onClick={resetBase} data-testid="share-base-reset">
+              {t(BUILD_SHARE_BASE ? 'share.base.resetBuild' : 'share.base.resetPage')}
+            </button>
+          )}
+        </div>
+        <p id={baseNoteId} className="muted share-dialog__hint share-base__note" data-testid="share-base-note">
+          {baseCheck.ok ? t(SOURCE_NOTE[base.source]) : t(`share.base.invalid.${baseCheck.reason}`)}
+        </p>
+        {localOnly && (
+          <p className="banner share-base__warning" role="note" data-testid="share-base-warning">
+            {t('share.base.local', { host: hostOf(base.base) })}
+          </p>
+        )}
+
         <label className="share-dialog__label" htmlFor={titleId}>
-          Title
+          {t('share.titleLabel')}
         </label>
         <input
           id={titleId}
@@ -153,7 +228,7 @@ function ShareDialog({ job, diagnosis, onClose }: Props & { onClose(): void }) {
           className="share-dialog__input"
           value={title}
           maxLength={MAX_TITLE}
-          placeholder="e.g. Job 1234 died at startup again"
+          placeholder={t('share.titlePlaceholder')}
           onChange={(e) => {
             setTitle(e.currentTarget.value);
             setCopied(null);
@@ -163,7 +238,7 @@ function ShareDialog({ job, diagnosis, onClose }: Props & { onClose(): void }) {
         />
 
         <fieldset className="share-dialog__redaction">
-          <legend>Before it leaves this page</legend>
+          <legend>{t('share.redact.legend')}</legend>
           {CHECKS.map((c) => (
             <label key={c.key} className="share-dialog__check">
               <input
@@ -176,7 +251,7 @@ function ShareDialog({ job, diagnosis, onClose }: Props & { onClose(): void }) {
                 }}
                 data-testid={c.testId}
               />{' '}
-              {c.label}
+              {t(c.label)}
             </label>
           ))}
         </fieldset>
@@ -186,24 +261,25 @@ function ShareDialog({ job, diagnosis, onClose }: Props & { onClose(): void }) {
             <SharePreviewPanel snapshot={result.snapshot} lang={lang} />
             <div className="share-preview__size" data-testid="share-size">
               <p>
-                The link is {result.urlLength.toLocaleString('en')} characters long;{' '}
-                {result.fits
-                  ? `within the ${result.budget.toLocaleString('en')} characters that chat tools and issue trackers keep intact.`
-                  : `longer than the ${result.budget.toLocaleString('en')} characters aimed at for ${job.nodes.length} nodes, even with everything below left out. It still opens, but some tools may cut it.`}
+                {t(result.fits ? 'share.size.fits' : 'share.size.long', {
+                  length: formatNumber(t.lang, result.urlLength, 0),
+                  budget: formatNumber(t.lang, result.budget, 0),
+                  nodes: job.nodes.length,
+                })}
               </p>
               {result.dropped.length === 0 ? (
-                <p>Nothing was left out to make it fit.</p>
+                <p>{t('share.dropped.none')}</p>
               ) : (
                 <ul data-testid="share-dropped">
                   {result.dropped.map((d, i) => (
-                    <li key={i}>{d.message}</li>
+                    <li key={i}>{t('share.dropped.item', { what: t(`share.omission.${d.what}`) })}</li>
                   ))}
                 </ul>
               )}
-              <p>{redactedSentence(result.redacted)}</p>
+              <p>{redactedSentence(t, result.redacted)}</p>
             </div>
             <label className="share-dialog__label" htmlFor={urlId}>
-              Link
+              {t('share.link')}
             </label>
             <textarea
               id={urlId}
@@ -216,8 +292,8 @@ function ShareDialog({ job, diagnosis, onClose }: Props & { onClose(): void }) {
             />
           </>
         ) : (
-          <p className="banner banner--error" role="alert" data-testid="share-error">
-            {result.error.message}
+          <p className="banner banner--error" role="alert" data-testid="share-error" data-code={result.error.code}>
+            {shareErrorText(t, result.error)}
           </p>
         )}
 
@@ -226,7 +302,7 @@ function ShareDialog({ job, diagnosis, onClose }: Props & { onClose(): void }) {
             {copied}
           </p>
           <button type="button" className="button" onClick={onClose}>
-            Close
+            {t('dialog.close')}
           </button>
           <button
             type="button"
@@ -235,7 +311,7 @@ function ShareDialog({ job, diagnosis, onClose }: Props & { onClose(): void }) {
             disabled={!result.ok}
             data-testid="share-copy"
           >
-            Copy link
+            {t('share.copy')}
           </button>
         </div>
       </div>
@@ -243,47 +319,57 @@ function ShareDialog({ job, diagnosis, onClose }: Props & { onClose(): void }) {
   );
 }
 
-function redactedSentence(r: { hostnames: number; ips: number; paths: number }): string {
-  const n = (k: number, one: string, many: string) => `${k} ${k === 1 ? one : many}`;
-  if (r.hostnames + r.ips + r.paths === 0) return 'Nothing in it needed replacing.';
-  return `Replaced ${n(r.hostnames, 'hostname', 'hostnames')}, ${n(r.ips, 'IP address', 'IP addresses')} and ${n(r.paths, 'file path', 'file paths')}.`;
+function redactedSentence(t: T, r: { hostnames: number; ips: number; paths: number }): string {
+  if (r.hostnames + r.ips + r.paths === 0) return t('share.redacted.none');
+  return t('share.redacted', { hostnames: r.hostnames, ips: r.ips, paths: r.paths });
+}
+
+function hostOf(base: string): string {
+  try {
+    return new URL(base).host || base;
+  } catch {
+    return base;
+  }
 }
 
 /** The decoded link in words: what the receiver will see, as plain text. */
-function SharePreviewPanel({ snapshot, lang }: { snapshot: ShareSnapshot; lang: 'en' | 'zh' }) {
+function SharePreviewPanel({ snapshot, lang }: { snapshot: ShareSnapshot; lang: Lang }) {
+  const t = useT();
   const findings = useMemo(() => restore(snapshot, lang).diagnosis.findings, [snapshot, lang]);
   const evidence = useMemo(() => {
     const all = [...(snapshot.failure?.evidence ?? []), ...snapshot.findings.flatMap((f) => f.evidence)];
     return all.filter((e, i) => all.findIndex((o) => o.file === e.file && o.line === e.line) === i);
   }, [snapshot]);
   return (
-    <section className="share-preview" aria-label="What the link contains" data-testid="share-preview">
-      <h3 className="share-preview__head">What the link contains</h3>
+    <section className="share-preview" aria-label={t('share.preview.title')} data-testid="share-preview">
+      <h3 className="share-preview__head">{t('share.preview.title')}</h3>
       <p>
-        <strong>{snapshot.title || 'No title'}</strong> · {VERDICT_LABEL[snapshot.verdict]}
-        {snapshot.skewSeconds !== null && <> · launch skew {formatSeconds(snapshot.skewSeconds)}</>}
+        <strong>{snapshot.title || t('share.preview.noTitle')}</strong> · {t(`verdict.label.${snapshot.verdict}`)}
+        {snapshot.skewSeconds !== null && (
+          <> · {t('share.preview.skew', { skew: formatSeconds(t.lang, snapshot.skewSeconds) })}</>
+        )}
       </p>
-      <h4>Nodes ({snapshot.nodes.length})</h4>
+      <h4>{t('share.preview.nodes', { n: snapshot.nodes.length })}</h4>
       <ul className="share-preview__nodes" data-testid="share-preview-nodes">
         {snapshot.nodes.slice(0, 32).map((n) => (
           <li key={n.id}>
             <span className="mono">{n.id}</span>{' '}
             <span className="muted">
-              {n.lagSeconds === null ? 'no launch time' : `+${formatSeconds(n.lagSeconds)}`}
+              {n.lagSeconds === null ? t('share.preview.noLaunch') : `+${formatSeconds(t.lang, n.lagSeconds)}`}
             </span>
           </li>
         ))}
-        {snapshot.nodes.length > 32 && <li className="muted">… and {snapshot.nodes.length - 32} more</li>}
+        {snapshot.nodes.length > 32 && <li className="muted">{t('tip.andMore', { n: snapshot.nodes.length - 32 })}</li>}
       </ul>
-      <h4>Findings ({findings.length})</h4>
+      <h4>{t('share.preview.findings', { n: findings.length })}</h4>
       <ul data-testid="share-preview-findings">
         {findings.map((f, i) => (
           <li key={i}>{f.title}</li>
         ))}
       </ul>
-      <h4>Evidence lines ({evidence.length})</h4>
+      <h4>{t('share.preview.evidence', { n: evidence.length })}</h4>
       {evidence.length === 0 ? (
-        <p className="muted">No log lines are in the link.</p>
+        <p className="muted">{t('share.preview.noEvidence')}</p>
       ) : (
         <ul className="share-preview__evidence" data-testid="share-preview-evidence">
           {evidence.map((e, i) => (

@@ -1,41 +1,76 @@
 // Shared mode's banner (what this is, who made it, that no logs came with it) and the state of a link that
 // could not be opened. Everything from the link is shown as React text, never as markup.
 import type { ShareError, ShareSnapshot } from '../../share/index';
-import { OMISSION_WORDS } from './words';
+import { LANG_TAG } from '../../i18n/index';
+import { CoreText, Rich, useT } from '../i18n';
+import { shareErrorText } from './shareErrors';
 import './share.css';
 
+function madeAt(iso: string, lang: 'en' | 'zh'): string {
+  const made = new Date(iso);
+  return Number.isNaN(made.getTime())
+    ? iso
+    : made.toLocaleString(LANG_TAG[lang], { dateStyle: 'medium', timeStyle: 'short' });
+}
+
 export function SharedBanner({ snapshot, onLeave }: { snapshot: ShareSnapshot; onLeave(): void }) {
-  const made = new Date(snapshot.createdAt);
-  const when = Number.isNaN(made.getTime())
-    ? snapshot.createdAt
-    : made.toLocaleString('en', { dateStyle: 'medium', timeStyle: 'short' });
+  const t = useT();
   return (
     <section className="card shared-banner" aria-labelledby="shared-title" data-testid="shared-banner">
-      <p className="shared-banner__kicker">Shared diagnosis · read-only</p>
+      <p className="shared-banner__kicker">{t('shared.kicker')}</p>
       <h2 id="shared-title" className="shared-banner__title" data-testid="shared-title">
-        {snapshot.title || 'Untitled diagnosis'}
+        {snapshot.title || t('shared.untitled')}
       </h2>
       <p className="shared-banner__meta">
-        Made <time dateTime={snapshot.createdAt}>{when}</time> with skewscope {snapshot.app} (share format{' '}
-        {snapshot.version}). <strong>No logs are in this link</strong>: only the diagnosis the sender chose to share, so
-        log lines cannot be opened and nothing can be corrected here.
+        <Rich
+          text={t('shared.meta', {
+            when: madeAt(snapshot.createdAt, t.lang),
+            app: snapshot.app,
+            version: snapshot.version,
+          })}
+        />
       </p>
       {snapshot.omitted.length > 0 && (
         <p className="shared-banner__meta muted" data-testid="shared-omitted">
-          The sender&apos;s link left out {snapshot.omitted.map((o) => OMISSION_WORDS[o]).join(', ')}.
+          {t('shared.omitted', { what: snapshot.omitted.map((o) => t(`share.omission.${o}`)).join(t('list.sep')) })}
         </p>
       )}
       <p className="shared-banner__actions">
         <button type="button" className="button button--small" onClick={onLeave} data-testid="shared-leave">
-          Close the shared diagnosis
+          {t('shared.close')}
         </button>{' '}
-        <span className="muted">or drop your own logs to analyse them.</span>
+        <span className="muted">{t('shared.orDrop')}</span>
+      </p>
+    </section>
+  );
+}
+
+/** The last diagnosis, restored from this browser after a reload: no logs came back with it. */
+export function SavedBanner({ snapshot, onForget }: { snapshot: ShareSnapshot; onForget(): void }) {
+  const t = useT();
+  return (
+    <section
+      className="card shared-banner shared-banner--saved"
+      aria-labelledby="saved-title"
+      data-testid="saved-banner"
+    >
+      <p className="shared-banner__kicker">{t('saved.kicker')}</p>
+      <h2 id="saved-title" className="shared-banner__title">
+        {t('saved.title', { when: madeAt(snapshot.createdAt, t.lang) })}
+      </h2>
+      <p className="shared-banner__meta">{t('saved.meta')}</p>
+      <p className="shared-banner__actions">
+        <button type="button" className="button button--small" onClick={onForget} data-testid="forget-diagnosis">
+          {t('kept.forget')}
+        </button>{' '}
+        <span className="muted">{t('saved.orDrop')}</span>
       </p>
     </section>
   );
 }
 
 export function ShareLinkError({ error, onLeave }: { error: ShareError; onLeave(): void }) {
+  const t = useT();
   return (
     <section
       className="card shared-error"
@@ -43,14 +78,14 @@ export function ShareLinkError({ error, onLeave }: { error: ShareError; onLeave(
       aria-labelledby="shared-error-title"
       data-testid="share-link-error"
     >
-      <h2 id="shared-error-title">This share link cannot be opened</h2>
+      <h2 id="shared-error-title">{t('shared.errorTitle')}</h2>
       <p data-testid="share-link-error-message" data-code={error.code}>
-        {error.message}
+        {t.lang === 'en' ? <CoreText>{error.message}</CoreText> : shareErrorText(t, error)}
       </p>
       <p className="muted">
-        You can still drop logs below, or open the example job, to start an analysis of your own.{' '}
+        {t('shared.errorHint')}{' '}
         <button type="button" className="button button--small" onClick={onLeave}>
-          Dismiss
+          {t('shared.dismiss')}
         </button>
       </p>
     </section>

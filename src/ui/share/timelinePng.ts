@@ -1,6 +1,9 @@
 // PNG exports drawn on a <canvas> in the page (no screenshot, no network): the timeline from buildTimeline's
 // model, and the skew chart from Recharts' own SVG with its computed colours written into it.
 import type { PhaseKind, TimelineModel } from '../../core/timeline';
+import { formatLimit, formatOffset } from '../../i18n/index';
+import type { T } from '../i18n';
+import { limitLabel } from '../timeline/labels';
 
 const PHASE_COLOUR: Record<PhaseKind, string> = {
   'pre-launch': '#adb5bd',
@@ -22,7 +25,8 @@ const AXIS_H = 34;
 const MAX_HEIGHT = 16000;
 
 /** The timeline model drawn as an image: one row per node, phase bars, failure markers, the limits as lines. */
-export function drawTimeline(model: TimelineModel, title: string): HTMLCanvasElement {
+export function drawTimeline(model: TimelineModel, t: T): HTMLCanvasElement {
+  const title = t('png.title');
   const rows = model.rows;
   const rowH = Math.max(4, Math.min(26, Math.floor((MAX_HEIGHT - TOP - AXIS_H - 80) / Math.max(1, rows.length))));
   const height = TOP + rows.length * rowH + AXIS_H + 70;
@@ -31,7 +35,7 @@ export function drawTimeline(model: TimelineModel, title: string): HTMLCanvasEle
   canvas.width = WIDTH * scale;
   canvas.height = height * scale;
   const ctx = canvas.getContext('2d');
-  if (!ctx) throw new Error('This browser cannot draw on a canvas.');
+  if (!ctx) throw new Error(t('png.noCanvas'));
   ctx.scale(scale, scale);
   ctx.fillStyle = '#ffffff';
   ctx.fillRect(0, 0, WIDTH, height);
@@ -41,10 +45,14 @@ export function drawTimeline(model: TimelineModel, title: string): HTMLCanvasEle
   ctx.fillText(title, 16, 22);
   ctx.font = `12px ${FONT}`;
   ctx.fillStyle = '#5d6673';
+  const clock =
+    model.originMs === null ? '' : `${new Date(model.originMs).toISOString().replace('T', ' ').slice(0, 19)} UTC`;
   const originText =
     model.originMs === null
-      ? 'No node of this job carries a time: nothing can be placed.'
-      : `Seconds from ${model.originNode ?? 'the first node'}'s ${model.originWhat === 'launch' ? 'launch' : 'first timed line'} (${new Date(model.originMs).toISOString().replace('T', ' ').slice(0, 19)} UTC)`;
+      ? t('png.noTime')
+      : model.originWhat === 'launch'
+        ? t('png.originLaunch', { node: model.originNode ?? t('skew.firstNode'), clock })
+        : t('png.originFirst', { node: model.originNode ?? t('skew.firstNode'), clock });
   ctx.fillText(originText, 16, 44);
 
   const origin = model.originMs ?? 0;
@@ -53,11 +61,11 @@ export function drawTimeline(model: TimelineModel, title: string): HTMLCanvasEle
   let end = model.endMs ?? origin + 60_000;
   // Limits close to the job's extent are worth showing; a 1800 s mark on a 40 s job would squash it.
   const span0 = Math.max(1000, end - start);
-  const lines = model.thresholds.filter((t) => t.anchor === 'job' && t.atMs !== null);
-  const shown = lines.filter((t) => t.atMs! <= end + span0 * 1.5 && t.atMs! >= start - span0 * 0.5);
-  for (const t of shown) {
-    start = Math.min(start, t.atMs!);
-    end = Math.max(end, t.atMs!);
+  const lines = model.thresholds.filter((l) => l.anchor === 'job' && l.atMs !== null);
+  const shown = lines.filter((l) => l.atMs! <= end + span0 * 1.5 && l.atMs! >= start - span0 * 0.5);
+  for (const l of shown) {
+    start = Math.min(start, l.atMs!);
+    end = Math.max(end, l.atMs!);
   }
   const pad = (end - start) * 0.03 || 1000;
   start -= pad;
@@ -76,7 +84,7 @@ export function drawTimeline(model: TimelineModel, title: string): HTMLCanvasEle
     if (rowH >= 12) {
       ctx.fillStyle = row.isLate ? '#c92a2a' : '#1a1d23';
       ctx.font = `${row.isLate ? '600 ' : ''}${Math.min(13, rowH - 4)}px ${FONT}`;
-      const lag = row.lagSeconds === null ? '' : `  +${round(row.lagSeconds)} s`;
+      const lag = row.lagSeconds === null ? '' : `  +${formatLimit(t.lang, round(row.lagSeconds))}`;
       ctx.fillText(clip(ctx, `${row.node}${lag}`, NAME_W - 20), 12, y + rowH / 2);
     }
     const barH = Math.max(2, rowH - 8);
@@ -85,7 +93,7 @@ export function drawTimeline(model: TimelineModel, title: string): HTMLCanvasEle
       if (rowH >= 12) {
         ctx.fillStyle = '#9c5b00';
         ctx.font = `italic 12px ${FONT}`;
-        ctx.fillText(clip(ctx, `not placed: ${row.reason}`, plotW), NAME_W + 4, y + rowH / 2);
+        ctx.fillText(clip(ctx, t('png.notPlaced'), plotW), NAME_W + 4, y + rowH / 2);
       }
       return;
     }
@@ -135,23 +143,23 @@ export function drawTimeline(model: TimelineModel, title: string): HTMLCanvasEle
     ctx.moveTo(px, plotTop);
     ctx.lineTo(px, plotBottom);
     ctx.stroke();
-    ctx.fillText(`${round(s)} s`, px, plotBottom + 14);
+    ctx.fillText(formatOffset(t.lang, s, step), px, plotBottom + 14);
   }
   ctx.textAlign = 'left';
 
   // The limits as vertical dashed lines, labelled above the plot.
   ctx.setLineDash([6, 4]);
-  shown.forEach((t, i) => {
-    const px = x(t.atMs!);
-    ctx.strokeStyle = LINE_COLOUR[t.kind];
-    ctx.lineWidth = t.kind === 'limit' ? 2 : 1;
+  shown.forEach((line, i) => {
+    const px = x(line.atMs!);
+    ctx.strokeStyle = LINE_COLOUR[line.kind];
+    ctx.lineWidth = line.kind === 'limit' ? 2 : 1;
     ctx.beginPath();
     ctx.moveTo(px, plotTop - 4);
     ctx.lineTo(px, plotBottom);
     ctx.stroke();
-    ctx.fillStyle = LINE_COLOUR[t.kind];
+    ctx.fillStyle = LINE_COLOUR[line.kind];
     ctx.font = `11px ${FONT}`;
-    const label = t.label;
+    const label = limitLabel(t, line);
     const w = ctx.measureText(label).width;
     ctx.fillText(label, Math.min(px + 3, WIDTH - w - 4), plotTop - 8 - (i % 2) * 13);
   });
@@ -167,28 +175,22 @@ export function drawTimeline(model: TimelineModel, title: string): HTMLCanvasEle
     ctx.fillStyle = PHASE_COLOUR[kind];
     ctx.fillRect(lx, ly - 5, 14, 10);
     ctx.fillStyle = '#1a1d23';
-    ctx.fillText(kind, lx + 18, ly);
-    lx += 26 + ctx.measureText(kind).width;
+    const name = t(`phase.${kind}`);
+    ctx.fillText(name, lx + 18, ly);
+    lx += 26 + ctx.measureText(name).width;
   }
   ctx.fillStyle = '#c92a2a';
-  ctx.fillText('◆ failure', lx, ly);
-  const hidden = lines.length - shown.length;
-  if (hidden > 0) {
+  ctx.fillText(`◆ ${t('marker.failure')}`, lx, ly);
+  const hidden = lines.filter((l) => !shown.includes(l));
+  if (hidden.length > 0) {
     ctx.fillStyle = '#5d6673';
-    ctx.fillText(
-      `${hidden} limit${hidden === 1 ? '' : 's'} beyond the axis: ${lines
-        .filter((t) => !shown.includes(t))
-        .map((t) => t.label)
-        .join(', ')}`,
-      16,
-      ly + 22,
-    );
+    ctx.fillText(t('png.beyond', { lines: hidden.map((l) => limitLabel(t, l)).join(t('list.sep')) }), 16, ly + 22);
   }
   return canvas;
 }
 
 /** Recharts' SVG as a PNG: the colours and fonts the page's CSS gives it are written into a copy first. */
-export async function drawSvg(svg: SVGSVGElement, background: string): Promise<HTMLCanvasElement> {
+export async function drawSvg(svg: SVGSVGElement, background: string, t: T): Promise<HTMLCanvasElement> {
   const box = svg.getBoundingClientRect();
   const width = Math.max(1, Math.round(box.width));
   const height = Math.max(1, Math.round(box.height));
@@ -234,7 +236,7 @@ export async function drawSvg(svg: SVGSVGElement, background: string): Promise<H
   canvas.width = width * scale;
   canvas.height = height * scale;
   const ctx = canvas.getContext('2d');
-  if (!ctx) throw new Error('This browser cannot draw on a canvas.');
+  if (!ctx) throw new Error(t('png.noCanvas'));
   ctx.scale(scale, scale);
   ctx.fillStyle = background;
   ctx.fillRect(0, 0, width, height);
@@ -242,9 +244,9 @@ export async function drawSvg(svg: SVGSVGElement, background: string): Promise<H
   return canvas;
 }
 
-export function canvasPng(canvas: HTMLCanvasElement): Promise<Blob> {
+export function canvasPng(canvas: HTMLCanvasElement, t: T): Promise<Blob> {
   return new Promise((resolve, reject) =>
-    canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error('The image could not be encoded.'))), 'image/png'),
+    canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error(t('png.encodeFailed')))), 'image/png'),
   );
 }
 

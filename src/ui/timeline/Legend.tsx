@@ -1,5 +1,6 @@
-import { PHASE_NAMES, type PhaseKind, type TimelineModel } from '../../core/timeline';
-import { MARKER_WORDS } from './tips';
+import type { PhaseKind, TimelineModel } from '../../core/timeline';
+import { useT } from '../i18n';
+import { WAITING } from './labels';
 
 // What the colours and shapes mean: only the phases, markers and line kinds this job shows.
 
@@ -13,10 +14,12 @@ const PHASE_ORDER: PhaseKind[] = [
   'finishing',
 ];
 
-export function Legend({ model }: { model: TimelineModel }) {
+export function Legend({ model, fired }: { model: TimelineModel; fired: boolean }) {
+  const t = useT();
   const phases = new Set<PhaseKind>();
   const markers = new Set<string>();
   let estimated = false;
+  let open = false;
   for (const r of model.rows) {
     if (!r.placed) continue;
     for (const p of [...r.phases, ...r.lanes.flatMap((l) => l.phases)]) {
@@ -24,16 +27,25 @@ export function Legend({ model }: { model: TimelineModel }) {
       estimated ||= p.endTiming !== 'line';
     }
     for (const m of [...r.markers, ...r.lanes.flatMap((l) => l.markers)]) markers.add(m.kind);
+    const last = r.phases.at(-1);
+    if (
+      last &&
+      last.end === 'log-end' &&
+      WAITING.has(last.kind) &&
+      model.endMs !== null &&
+      model.endMs - last.endMs > 1
+    )
+      open = true;
   }
   const lines = new Set(model.thresholds.map((t) => t.kind));
   const perNode = model.thresholds.some((t) => t.anchor === 'node' && t.perNode.length > 0);
   if (phases.size === 0 && markers.size === 0) return null;
   return (
-    <ul className="tl__legend" aria-label="Legend">
+    <ul className="tl__legend" aria-label={t('timeline.legend')}>
       {PHASE_ORDER.filter((k) => phases.has(k)).map((k) => (
         <li key={k}>
           <span className={`tl-swatch tl-bar--${k}`} aria-hidden="true" />
-          {PHASE_NAMES[k]}
+          {t(`phase.${k}`)}
         </li>
       ))}
       {(['failure', 'error', 'launch', 'exit', 'ready'] as const)
@@ -43,37 +55,49 @@ export function Legend({ model }: { model: TimelineModel }) {
             <span className={`tl-legend-marker tl-marker--${k}`} aria-hidden="true">
               <span className="tl-marker__shape" />
             </span>
-            {MARKER_WORDS[k]}
+            {t(`marker.${k}`)}
           </li>
         ))}
       {estimated && (
         <li>
           <span className="tl-swatch tl-swatch--est" aria-hidden="true" />
-          Estimated end (line without a time)
+          {t('legend.estimated')}
+        </li>
+      )}
+      {open && (
+        <li>
+          <span className="tl-swatch tl-open" aria-hidden="true" />
+          {t('legend.open')}
         </li>
       )}
       {lines.has('limit') && (
         <li>
           <span className="tl-legend-line tl-line--limit" aria-hidden="true" />
-          Limit in force
+          {t('legend.limit')}
+        </li>
+      )}
+      {fired && (
+        <li>
+          <span className="tl-legend-line tl-line--limit is-fired" aria-hidden="true" />
+          {t('legend.fired')}
         </li>
       )}
       {lines.has('recommended') && (
         <li>
           <span className="tl-legend-line tl-line--recommended" aria-hidden="true" />
-          Recommended
+          {t('legend.recommended')}
         </li>
       )}
       {lines.has('reference') && (
         <li>
           <span className="tl-legend-line tl-line--reference" aria-hidden="true" />
-          300 / 900 / 1800 s marks
+          {t('legend.reference')}
         </li>
       )}
       {perNode && (
         <li>
           <span className="tl-legend-tick" aria-hidden="true" />
-          Per-node limit (from that node&rsquo;s own clock start)
+          {t('legend.perNode')}
         </li>
       )}
     </ul>

@@ -1,8 +1,11 @@
 import { memo, type FocusEvent, type MouseEvent } from 'react';
 import type { PlacedRow, TimelineLane, TimelineMarker, TimelinePhase, TimelineRow } from '../../core/timeline';
-import { PHASE_NAMES } from '../../core/timeline';
-import { formatDuration, formatOffset, type View } from './scale';
-import { markerTip, markerTitle, phaseEndWords, phaseTip, type Tip } from './tips';
+import { formatDuration, formatOffset } from '../../i18n/index';
+import { CoreText, type T } from '../i18n';
+import { fitName, measure } from './fitName';
+import { rowGaps, WAITING } from './labels';
+import type { View } from './scale';
+import { markerTip, markerTitle, openTip, phaseEndWords, phaseTip, type Tip } from './tips';
 
 // One row of the timeline: the node's name, then its phases as bars, its per-node limit ticks and its markers
 // (folded into one when they would overlap). A lane row shows one rank of a node the same way.
@@ -13,14 +16,22 @@ export interface RowActions {
   /** Open the evidence line and select the node. */
   open(node: string, evidence: { file: string; line: number }): void;
   select(node: string): void;
+  /** Show `startMs`…`endMs` (job-clock ms) across the plot. */
+  zoomTo(startMs: number, endMs: number): void;
   /** True right after a drag: the click that ends it must not open anything. */
   dragging(): boolean;
 }
 
-interface Geometry {
+export interface Geometry {
   view: View;
   width: number;
   origin: number;
+  /** Where everything placed ends: open "log ends here" bars are drawn up to it. */
+  endMs: number;
+  /** Width of the name column, px. */
+  nameW: number;
+  /** Names on their own line, the lag and the tags under them (see twoLineNames). */
+  compact: boolean;
 }
 
 const PRIORITY: Record<TimelineMarker['kind'], number> = {
@@ -32,14 +43,39 @@ const PRIORITY: Record<TimelineMarker['kind'], number> = {
   launch: 5,
 };
 
-const x = (g: Geometry, ms: number) =>
+/** The fonts of `.tl-row__label`, `.tl-row__lag` and `.tl-tag` (timeline.css), for measuring. */
+const FAMILY = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif";
+const NAME_FONT = `600 12.75px ${FAMILY}`;
+const LAG_FONT = `11.1px ${FAMILY}`;
+const TAG_FONT = `700 9.9px ${FAMILY}`;
+const tagWidth = (text: string) => measure(text, TAG_FONT) + 16;
+
+/** Room for a name on one line: the column minus its padding, the lag, the tags and the zoom button. */
+function oneLineRoom(t: T, row: TimelineRow, nameW: number, lagLabel: string, info: boolean): number {
+  const tags =
+    (row.isLate ? tagWidth(t('timeline.tag.late')) : 0) + (row.isStoreHost ? tagWidth(t('timeline.tag.host')) : 0);
+  return nameW - 30 - measure(lagLabel, LAG_FONT) - tags - (row.placed ? 24 : 0) - (info ? 18 : 0);
+}
+
+/**
+ * Whether the names need the two-line layout (the lag and the tags under the name): when some name does not fit
+ * on one line next to them. All rows then take it, so the column reads alike.
+ */
+export function twoLineNames(t: T, rows: TimelineRow[], nameW: number): boolean {
+  return rows.some(
+    (row) =>
+      measure(row.node, NAME_FONT) > oneLineRoom(t, row, nameW, lagText(t, row.lagSeconds), rowGaps(t, row).length > 0),
+  );
+}
+
+export const xOf = (g: Geometry, ms: number) =>
   (((ms - g.origin) / 1000 - g.view.start) / (g.view.end - g.view.start)) * g.width;
 
 /** Markers closer than `gap` px fold into one button; the most important one leads. */
 function cluster(markers: TimelineMarker[], g: Geometry, gap = 9): { at: number; group: TimelineMarker[] }[] {
   const out: { at: number; group: TimelineMarker[] }[] = [];
   for (const m of markers) {
-    const px = x(g, m.atMs);
+    const px = xOf(g, m.atMs);
     if (px < -8 || px > g.width + 8) continue;
     const last = out.at(-1);
     if (last && px - last.at < gap) last.group.push(m);
@@ -59,31 +95,59 @@ function handlers(actions: RowActions, tip: () => Tip) {
   };
 }
 
+/** A bar's duration label needs this much room, and no marker on it. */
+const TEXT_PX = 58;
+
 function Bars({
+  t,
   row,
   lane,
   phases,
   g,
   actions,
+  markerXs,
 }: {
+  t: T;
   row: PlacedRow;
   lane: TimelineLane | null;
   phases: TimelinePhase[];
   g: Geometry;
   actions: RowActions;
+  markerXs: number[];
 }) {
+  const last = phases.at(-1);
+  // A node whose log stops while it waits (nothing printed until a timeout or a kill): an open bar to the
+  // job's end instead of a sliver, since nothing says when it stopped waiting.
+  const open =
+    !lane && last && last.end === 'log-end' && WAITING.has(last.kind) && g.endMs - last.endMs > 1 ? last : null;
   return (
     <>
       {phases.map((p, i) => {
-        const x0 = x(g, p.startMs);
-        const x1 = x(g, p.endMs);
+        const x0 = xOf(g, p.startMs);
+        const x1 = xOf(g, p.endMs);
         if (x1 < -2 || x0 > g.width + 2) return null;
         const left = Math.max(-2, x0);
         const width = Math.max(2, Math.min(g.width + 2, x1) - left);
         const dur = (p.endMs - p.startMs) / 1000;
         const s = (p.startMs - g.origin) / 1000;
-        const ended = phaseEndWords(p);
-        const label = `${row.node}${lane ? ` ${lane.label}` : ''}: ${PHASE_NAMES[p.kind]}, from ${formatOffset(s, 0.001)} for ${formatDuration(dur)}${ended ? `. ${ended}` : ''}${p.endTiming === 'estimated' ? ' (end estimated)' : p.endTiming === 'derived' ? ' (end derived from a stated wait)' : ''}. Opens ${p.startEvidence.file} line ${p.startEvidence.line}`;
+        const ended = phaseEndWords(t, p);
+        const timing =
+          p.endTiming === 'estimated'
+            ? t('timeline.bar.estimated')
+            : p.endTiming === 'derived'
+              ? t('timeline.bar.derived')
+              : '';
+        const label = t('timeline.bar.label', {
+          who: lane ? `${row.node} ${lane.label}` : row.node,
+          what: t(`phase.${p.kind}`),
+          at: formatOffset(t.lang, s, 0.001),
+          span: formatDuration(t.lang, dur),
+          ended: ended ? ` ${ended}.` : '',
+          timing,
+          where: `${p.startEvidence.file}:${p.startEvidence.line}`,
+        });
+        // Not under a marker (the launch tick at the bar's very start leaves the text room).
+        const textFits = width > TEXT_PX + 6 && !markerXs.some((mx) => mx > left + 4 && mx <= left + TEXT_PX + 6);
         return (
           <button
             key={`${p.kind}:${i}`}
@@ -99,35 +163,86 @@ function Bars({
             onClick={() => {
               if (!actions.dragging()) actions.open(row.node, p.startEvidence);
             }}
-            {...handlers(actions, () => phaseTip(row, lane, p, g.origin))}
+            onDoubleClick={() => actions.zoomTo(p.startMs, p.endMs)}
+            {...handlers(actions, () => phaseTip(t, row, lane, p, g.origin))}
           >
-            {width > 64 && <span className="tl-bar__text">{formatDuration(dur)}</span>}
+            {textFits && <span className="tl-bar__text">{formatDuration(t.lang, dur)}</span>}
           </button>
         );
       })}
+      {open && <OpenBar t={t} row={row} phase={open} g={g} actions={actions} />}
     </>
   );
 }
 
-function Markers({
+function OpenBar({
+  t,
   row,
-  lane,
-  markers,
+  phase,
   g,
   actions,
 }: {
+  t: T;
+  row: PlacedRow;
+  phase: TimelinePhase;
+  g: Geometry;
+  actions: RowActions;
+}) {
+  const x0 = Math.max(-2, xOf(g, phase.endMs));
+  const x1 = Math.min(g.width + 2, xOf(g, g.endMs));
+  if (x1 <= x0 || x0 > g.width) return null;
+  const width = x1 - x0;
+  const ev = phase.endEvidence;
+  const text = t('timeline.open');
+  return (
+    <button
+      type="button"
+      className={`tl-open tl-open--${phase.kind}`}
+      style={{ left: x0, width }}
+      data-testid="timeline-open"
+      data-node={row.node}
+      data-start={((phase.endMs - g.origin) / 1000).toFixed(3)}
+      aria-label={t('timeline.openLabel', {
+        node: row.node,
+        at: formatOffset(t.lang, (phase.endMs - g.origin) / 1000, 0.001),
+      })}
+      onClick={() => {
+        if (ev && !actions.dragging()) actions.open(row.node, ev);
+      }}
+      {...handlers(actions, () => openTip(t, row, phase, g.origin, g.endMs))}
+    >
+      {width > 150 && <span className="tl-open__text">{text}</span>}
+    </button>
+  );
+}
+
+function Markers({
+  t,
+  row,
+  lane,
+  clusters,
+  g,
+  actions,
+}: {
+  t: T;
   row: PlacedRow;
   lane: TimelineLane | null;
-  markers: TimelineMarker[];
+  clusters: { at: number; group: TimelineMarker[] }[];
   g: Geometry;
   actions: RowActions;
 }) {
   return (
     <>
-      {cluster(markers, g).map(({ at, group }) => {
+      {clusters.map(({ at, group }) => {
         const m = group[0]!;
         const n = group.reduce((sum, o) => sum + o.count, 0);
         const s = (m.atMs - g.origin) / 1000;
+        const timing =
+          m.timing === 'estimated'
+            ? t('timeline.marker.estimated')
+            : m.timing === 'derived'
+              ? t('timeline.marker.derived')
+              : '';
         return (
           <button
             key={`${m.id}:${m.atMs}:${m.evidence.line}`}
@@ -140,11 +255,22 @@ function Markers({
             data-file={m.evidence.file}
             data-line={m.evidence.line}
             data-at={s.toFixed(3)}
-            aria-label={`${row.node}${lane ? ` ${lane.label}` : ''}: ${markerTitle(m)} at ${formatOffset(s, 0.001)}${m.timing === 'estimated' ? ' (estimated)' : m.timing === 'derived' ? ' (derived from a stated wait)' : ''}${n > 1 ? `, ${n} lines here` : ''}. Opens ${m.evidence.file} line ${m.evidence.line}`}
+            aria-label={t('timeline.marker.label', {
+              who: lane ? `${row.node} ${lane.label}` : row.node,
+              what: markerTitle(t, m),
+              at: formatOffset(t.lang, s, 0.001),
+              timing,
+              count: n > 1 ? t('timeline.marker.count', { n }) : '',
+              where: `${m.evidence.file}:${m.evidence.line}`,
+            })}
             onClick={() => {
               if (!actions.dragging()) actions.open(row.node, m.evidence);
             }}
-            {...handlers(actions, () => markerTip(row, lane, group, g.origin))}
+            onDoubleClick={() => {
+              const span = (g.view.end - g.view.start) * 250;
+              actions.zoomTo(m.atMs - span, m.atMs + span);
+            }}
+            {...handlers(actions, () => markerTip(t, row, lane, group, g.origin))}
           >
             <span className="tl-marker__shape" aria-hidden="true" />
             {n > 1 && (
@@ -160,6 +286,7 @@ function Markers({
 }
 
 export interface NodeRowProps {
+  t: T;
   row: TimelineRow;
   index: number;
   top: number;
@@ -169,8 +296,28 @@ export interface NodeRowProps {
   tickClass: Record<string, string>;
 }
 
-export const NodeRow = memo(function NodeRow({ row, index, top, selected, g, actions, tickClass }: NodeRowProps) {
+function lagText(t: T, lag: number | null): string {
+  return lag === null ? '—' : lag === 0 ? t('unit.s', { n: '0' }) : `+${formatDuration(t.lang, lag)}`;
+}
+
+export const NodeRow = memo(function NodeRow({ t, row, index, top, selected, g, actions, tickClass }: NodeRowProps) {
   const lag = row.lagSeconds;
+  const lagLabel = lagText(t, lag);
+  const gaps = rowGaps(t, row);
+  const compact = g.compact;
+  const room = compact ? g.nameW - 22 : oneLineRoom(t, row, g.nameW, lagLabel, gaps.length > 0);
+  const shown = fitName(row.node, Math.max(24, room), NAME_FONT);
+  const clusters = row.placed ? cluster(row.markers, g) : [];
+  const label = [
+    row.node,
+    row.isLate ? t('timeline.row.late') : '',
+    row.isStoreHost ? t('timeline.row.host') : '',
+    lag !== null ? t('timeline.row.lag', { lag: formatDuration(t.lang, lag) }) : '',
+    row.placed ? '' : t('timeline.row.unplaced'),
+    ...gaps,
+  ]
+    .filter(Boolean)
+    .join(', ');
   return (
     <div
       role="row"
@@ -182,68 +329,130 @@ export const NodeRow = memo(function NodeRow({ row, index, top, selected, g, act
       data-node={row.node}
       data-row-index={index}
     >
-      <div role="rowheader" className="tl-row__head">
+      <div role="rowheader" className={`tl-row__head${compact ? ' is-compact' : ''}`}>
         <button
           type="button"
           className="tl-row__name"
-          aria-label={`${row.node}${row.isLate ? ', late' : ''}${row.isStoreHost ? ', store host' : ''}${lag !== null ? `, launched ${formatDuration(lag)} after the first` : ''}${row.placed ? '' : ', cannot be placed'}`}
+          aria-label={label}
+          title={row.node}
           onClick={() => actions.select(row.node)}
         >
-          <span className="tl-row__label" title={row.node}>
-            {row.node}
+          <span className="tl-row__label" data-testid="timeline-name" data-full={row.node}>
+            {shown}
           </span>
-          {row.isLate && <span className="tl-tag tl-tag--late">late</span>}
-          {row.isStoreHost && <span className="tl-tag">host</span>}
+          <span className="tl-row__meta">
+            {compact && (
+              <span className="tl-row__lag" aria-hidden="true">
+                {lagLabel}
+              </span>
+            )}
+            {row.isLate && <span className="tl-tag tl-tag--late">{t('timeline.tag.late')}</span>}
+            {row.isStoreHost && <span className="tl-tag">{t('timeline.tag.host')}</span>}
+            {gaps.length > 0 && (
+              <span className="tl-row__info" title={gaps.join(' ')} aria-hidden="true">
+                i
+              </span>
+            )}
+          </span>
         </button>
-        <span className="tl-row__lag" aria-hidden="true">
-          {lag === null ? '—' : lag === 0 ? '0 s' : `+${formatDuration(lag)}`}
-        </span>
+        {row.placed && (
+          <button
+            type="button"
+            className="tl-row__zoom"
+            aria-label={t('timeline.zoomNode', { node: row.node })}
+            title={t('timeline.zoomNode', { node: row.node })}
+            onClick={() => actions.zoomTo(row.startMs, Math.max(row.endMs, row.startMs + 1))}
+            data-testid="timeline-zoom-node"
+            tabIndex={-1}
+          >
+            <svg viewBox="0 0 16 16" aria-hidden="true" focusable="false">
+              <path d="M2 6V2h4M14 6V2h-4M2 10v4h4M14 10v4h-4" />
+            </svg>
+          </button>
+        )}
+        {!compact && (
+          <span className="tl-row__lag" aria-hidden="true">
+            {lagLabel}
+          </span>
+        )}
       </div>
       <div role="gridcell" className="tl-row__plot">
         {row.placed ? (
           <>
-            <Bars row={row} lane={null} phases={row.phases} g={g} actions={actions} />
-            {row.ticks.map((t) => {
-              const px = x(g, t.atMs);
+            <Bars
+              t={t}
+              row={row}
+              lane={null}
+              phases={row.phases}
+              g={g}
+              actions={actions}
+              markerXs={clusters.map((c) => c.at)}
+            />
+            {row.ticks.map((tick) => {
+              const px = xOf(g, tick.atMs);
               return px < 0 || px > g.width ? null : (
                 <span
-                  key={t.line}
-                  className={`tl-tick ${tickClass[t.line] ?? ''}`}
+                  key={tick.line}
+                  className={`tl-tick ${tickClass[tick.line] ?? ''}`}
                   style={{ left: px }}
                   aria-hidden="true"
                 />
               );
             })}
-            <Markers row={row} lane={null} markers={row.markers} g={g} actions={actions} />
-            {row.phases.length === 0 && row.gaps[0] && <span className="tl-row__gap">{row.gaps[0]}</span>}
+            <Markers t={t} row={row} lane={null} clusters={clusters} g={g} actions={actions} />
           </>
         ) : (
-          <UnplacedCell row={row} actions={actions} />
+          <UnplacedCell t={t} row={row} actions={actions} />
         )}
       </div>
     </div>
   );
 });
 
-function UnplacedCell({ row, actions }: { row: Extract<TimelineRow, { placed: false }>; actions: RowActions }) {
+function UnplacedCell({
+  t,
+  row,
+  actions,
+}: {
+  t: T;
+  row: Extract<TimelineRow, { placed: false }>;
+  actions: RowActions;
+}) {
   const says = row.says[0];
-  const text = `Not placed: ${row.reason}${says ? ` Its text says “${says.context}”.` : ''}${row.limit ? ` Its failure runs into the ${row.limit.label}.` : ''}`;
-  if (!row.failure && !says) return <span className="tl-row__reason">{text}</span>;
+  const body = (
+    <>
+      {t('timeline.notPlaced')} <CoreText>{row.reason}</CoreText>
+      {says && (
+        <>
+          {' '}
+          {t('timeline.says')} <code className="tl-row__says">{says.context}</code>
+        </>
+      )}
+      {row.limit && (
+        <>
+          {' '}
+          {t('timeline.runsInto')} <CoreText>{row.limit.label}</CoreText>
+        </>
+      )}
+    </>
+  );
+  if (!row.failure && !says) return <span className="tl-row__reason">{body}</span>;
   const ev = row.failure ?? says!.evidence;
   return (
     <button
       type="button"
       className="tl-row__reason"
-      title={text}
-      aria-label={`${row.node}: ${text} Opens ${ev.file} line ${ev.line}`}
       onClick={() => actions.open(row.node, ev)}
+      title={t('tip.openOnly', { where: `${ev.file}:${ev.line}` })}
     >
-      {text}
+      <span className="visually-hidden">{row.node}: </span>
+      {body}
     </button>
   );
 }
 
 export interface LaneRowProps {
+  t: T;
   row: PlacedRow;
   lane: TimelineLane;
   index: number;
@@ -252,7 +461,8 @@ export interface LaneRowProps {
   actions: RowActions;
 }
 
-export const LaneRow = memo(function LaneRow({ row, lane, index, top, g, actions }: LaneRowProps) {
+export const LaneRow = memo(function LaneRow({ t, row, lane, index, top, g, actions }: LaneRowProps) {
+  const clusters = cluster(lane.markers, g);
   return (
     <div
       role="row"
@@ -269,8 +479,16 @@ export const LaneRow = memo(function LaneRow({ row, lane, index, top, g, actions
         </span>
       </div>
       <div role="gridcell" className="tl-row__plot">
-        <Bars row={row} lane={lane} phases={lane.phases} g={g} actions={actions} />
-        <Markers row={row} lane={lane} markers={lane.markers} g={g} actions={actions} />
+        <Bars
+          t={t}
+          row={row}
+          lane={lane}
+          phases={lane.phases}
+          g={g}
+          actions={actions}
+          markerXs={clusters.map((c) => c.at)}
+        />
+        <Markers t={t} row={row} lane={lane} clusters={clusters} g={g} actions={actions} />
       </div>
     </div>
   );

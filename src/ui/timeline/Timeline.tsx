@@ -1,4 +1,14 @@
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type CSSProperties,
+  type KeyboardEvent,
+  type PointerEvent as ReactPointerEvent,
+} from 'react';
 import type { JobModel } from '../../core/model';
 import type { Diagnosis } from '../../core/findings';
 import { limitsInForce } from '../../core/thresholds';
@@ -13,28 +23,24 @@ import {
   type TimelineModel,
   type TimelineRow,
 } from '../../core/timeline';
+import { formatDuration, formatLimit, formatOffset, listSome } from '../../i18n/index';
+import { readItem, writeItem } from '../../state/prefs';
 import { useViewStore } from '../../state/view';
-import { useShareStore } from '../../state/share';
+import { CoreText, useT, type T } from '../i18n';
+import { firedLine, limitLabel } from './labels';
 import { Legend } from './Legend';
-import { LaneRow, NodeRow, type RowActions } from './Rows';
-import {
-  fitView,
-  formatClock,
-  formatOffset,
-  includeView,
-  panView,
-  ticks,
-  zoomView,
-  ZOOM_STEP,
-  type View,
-} from './scale';
+import { LaneRow, NodeRow, twoLineNames, xOf, type Geometry, type RowActions } from './Rows';
+import { measure as measureText } from './fitName';
+import { fitView, formatClock, includeView, panView, spanView, ticks, zoomView, ZOOM_STEP, type View } from './scale';
+import { ShortcutsSheet } from './ShortcutsSheet';
 import { lineTip, type Tip } from './tips';
 import { useVirtualRows } from './useVirtualRows';
 import './timeline.css';
 
 // The startup timeline: one row per node (and per rank, on request), its phases as bars, failures and exits as
-// markers, the limits in force as vertical lines. Zoom and pan with the wheel, a drag, the buttons or the keys;
-// rows are virtualised so a 1024-node job stays quick.
+// markers, the limits in force as vertical lines (the one that fired emphasised). Zoom and pan with the wheel,
+// a drag, a pinch, the buttons or the keys; Shift + drag measures between two instants; rows are virtualised
+// so a 1024-node job stays quick.
 
 interface Props {
   job: JobModel;
@@ -43,46 +49,92 @@ interface Props {
 
 const ROW_H = 32;
 const NAME_W = 190;
+const NAME_MIN = 110;
+const NAME_MAX = 480;
+const NAME_KEY = 'skewscope.timelineNameWidth';
 const VIEWPORT_MAX_H = 520;
+/** Pointer this close (px) to an instant of the row under it snaps a measurement to that instant. */
+const SNAP_PX = 7;
+/** Label rows above the axis for the limit lines. */
+const LABEL_LEVELS = 3;
+const LABEL_H = 18;
+/** The font of `.tl-axis__limit` (timeline.css), for measuring labels. */
+const LABEL_FONT = "600 10.8px system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif";
 
 type Item = { type: 'node'; row: TimelineRow } | { type: 'lane'; row: PlacedRow; lane: TimelineLane };
 
-const ORDER_LABEL: Record<RowOrder, string> = { rank: 'Group rank', lag: 'Lag (latest first)', name: 'Name' };
+interface Measure {
+  a: number;
+  b: number;
+  nodeA: string | null;
+  nodeB: string | null;
+}
 
-const lineClass = (t: ThresholdLine) => `tl-line--${t.kind}`;
+const ORDERS: RowOrder[] = ['rank', 'lag', 'name'];
+
+/** The filter's words as the core matches them: 迟到 is `late`, 主机 is `host`. */
+const filterWords = (query: string) => query.replace(/迟到/g, ' late ').replace(/主机/g, ' host ');
+
+const lineClass = (l: ThresholdLine) => `tl-line--${l.kind}`;
 
 export function Timeline({ job, diagnosis }: Props) {
   const limits = useMemo(() => diagnosis?.thresholds ?? limitsInForce(job), [job, diagnosis]);
   const model = useMemo(() => buildTimeline(job, limits), [job, limits]);
-  return <TimelineView key={modelKey(model)} model={model} />;
-}
-
-/** The range a shared diagnosis was zoomed to when its link was made. */
-function sharedZoom(): View | null {
-  const { snapshot, zoom } = useShareStore.getState();
-  return snapshot && zoom ? { start: zoom[0], end: zoom[1] } : null;
+  const fired = useMemo(() => firedLine(job, model.thresholds), [job, model]);
+  if (model.rows.length === 0) return null;
+  return <TimelineView key={modelKey(model)} model={model} fired={fired} />;
 }
 
 const modelKey = (m: TimelineModel) => `${m.originMs}:${m.rows.length}:${m.startMs}:${m.endMs}`;
 
-function TimelineView({ model }: { model: TimelineModel }) {
+function storedNameWidth(): number {
+  const n = Number(readItem(NAME_KEY));
+  return Number.isFinite(n) && n >= NAME_MIN && n <= NAME_MAX ? n : NAME_W;
+}
+
+/** Plain words for what a limit's clock counts from (the core's own sentence is English). */
+function clockText(t: T, model: TimelineModel, l: ThresholdLine): string {
+  if (l.anchor === 'job')
+    return model.originWhat === 'launch' && model.originNode
+      ? t('timeline.clock.job', { node: model.originNode })
+      : t('timeline.clock.noLaunch');
+  const start = t(`timeline.clockStart.${l.clockStarts}`);
+  return l.perNode.length ? t('timeline.clock.perNode', { start }) : t('timeline.clock.perNodeNone', { start });
+}
+
+/** Where a line sits (job clock ms): its job-wide instant, or the latest of its per-node ones. */
+const lineAt = (l: ThresholdLine): number | null =>
+  l.atMs ?? (l.perNode.length ? l.perNode.reduce((m, p) => Math.max(m, p.atMs), -Infinity) : null);
+const lineFirstAt = (l: ThresholdLine): number | null =>
+  l.atMs ?? (l.perNode.length ? l.perNode.reduce((m, p) => Math.min(m, p.atMs), Infinity) : null);
+
+function TimelineView({ model, fired }: { model: TimelineModel; fired: string | null }) {
+  const t = useT();
   const origin = model.originMs ?? 0;
   const rel = useCallback((ms: number) => (ms - origin) / 1000, [origin]);
   const fit = useMemo(
     () => (model.startMs !== null && model.endMs !== null ? fitView(rel(model.startMs), rel(model.endMs)) : null),
     [model, rel],
   );
-  const [view, setView] = useState<View>(() => sharedZoom() ?? fit ?? { start: 0, end: 60 });
-  // The visible range, for a share link to carry (null while it is the whole job).
+  const [view, setView] = useState<View>(() => {
+    const z = useViewStore.getState().takePendingZoom();
+    return z ? { start: z[0], end: z[1] } : (fit ?? { start: 0, end: 60 });
+  });
+  // The visible range, for a share link and the address bar (null while it is the whole job).
   useEffect(() => {
-    const whole = fit !== null && view.start === fit.start && view.end === fit.end;
-    useShareStore.getState().setZoom(whole ? null : [view.start, view.end]);
+    const whole = fit !== null && Math.abs(view.start - fit.start) < 1e-6 && Math.abs(view.end - fit.end) < 1e-6;
+    useViewStore.getState().setZoom(whole ? null : [view.start, view.end]);
   }, [view, fit]);
   const [order, setOrder] = useState<RowOrder>('rank');
   const [query, setQuery] = useState('');
   const [lanes, setLanes] = useState(false);
   const [tip, setTip] = useState<{ tip: Tip; x: number; y: number; below: boolean } | null>(null);
-  const [width, setWidth] = useState(600);
+  const [viewportW, setViewportW] = useState(790);
+  const [nameW, setNameW] = useState(storedNameWidth);
+  const [cursor, setCursor] = useState<number | null>(null);
+  const [measure, setMeasure] = useState<Measure | null>(null);
+  const [measureMode, setMeasureMode] = useState(false);
+  const [keysOpen, setKeysOpen] = useState(false);
 
   const selected = useViewStore((s) => s.selectedNode);
   const evidence = useViewStore((s) => s.evidence);
@@ -90,14 +142,20 @@ function TimelineView({ model }: { model: TimelineModel }) {
   const section = useRef<HTMLElement>(null);
   const grid = useRef<HTMLDivElement>(null);
   const viewport = useRef<HTMLDivElement>(null);
-  const drag = useRef<{ x: number; view: View; active: boolean; id: number } | null>(null);
+  const drag = useRef<{ x: number; view: View; active: boolean; id: number; measure: boolean } | null>(null);
+  const touches = useRef(new Map<number, { x: number; y: number }>());
+  const pinch = useRef<{ dist: number; mid: number; view: View } | null>(null);
   const justDragged = useRef(false);
   const pendingFocus = useRef<number | null>(null);
+
+  // The name column: at most 60 % of the grid (45 % on a phone), so the plot keeps room.
+  const nameCol = Math.max(NAME_MIN, Math.min(nameW, Math.round(viewportW * (viewportW < 520 ? 0.45 : 0.6))));
+  const width = Math.max(80, viewportW - nameCol);
 
   const items = useMemo(() => {
     const out: Item[] = [];
     for (const row of orderRows(model.rows, order)) {
-      if (!rowMatches(row, query)) continue;
+      if (!rowMatches(row, filterWords(query))) continue;
       out.push({ type: 'node', row });
       if (lanes && row.placed) for (const lane of row.lanes) out.push({ type: 'lane', row, lane });
     }
@@ -113,20 +171,31 @@ function TimelineView({ model }: { model: TimelineModel }) {
     viewport.current?.scrollTo({ top: 0 });
   }, [order, query]);
 
-  // The plot's width: the viewport minus the name column (and minus a scrollbar when there is one).
+  // The grid's width (minus a scrollbar when there is one); the plot is what the name column leaves.
   useLayoutEffect(() => {
     const el = viewport.current;
     if (!el) return;
-    const measure = () => setWidth(Math.max(120, el.clientWidth - NAME_W));
-    measure();
-    const ro = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(measure);
+    const measureW = () => setViewportW(Math.max(200, el.clientWidth));
+    measureW();
+    const ro = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(measureW);
     ro?.observe(el);
     return () => ro?.disconnect();
   }, []);
 
-  const g = useMemo(() => ({ view, width, origin }), [view, width, origin]);
+  const compact = useMemo(() => twoLineNames(t, model.rows, nameCol), [t, model.rows, nameCol]);
+  const g = useMemo<Geometry>(
+    () => ({ view, width, origin, endMs: model.endMs ?? origin, nameW: nameCol, compact }),
+    [view, width, origin, model.endMs, nameCol, compact],
+  );
   const span = view.end - view.start;
-  const xOf = useCallback((s: number) => ((s - view.start) / span) * width, [view.start, span, width]);
+  const xAt = useCallback((s: number) => ((s - view.start) / span) * width, [view.start, span, width]);
+  const sAt = useCallback((px: number) => view.start + (px / width) * span, [view.start, span, width]);
+
+  /** The plot x (px) of a pointer, from the viewport's left edge and the name column. */
+  const plotX = (clientX: number) => {
+    const vp = viewport.current;
+    return vp ? clientX - vp.getBoundingClientRect().left - nameCol : 0;
+  };
 
   // Wheel: Ctrl/⌘ + wheel (or the wheel over the axis) zooms around the pointer; sideways or Shift + wheel pans.
   // A plain wheel over the rows scrolls them, so the page never gets stuck on the chart.
@@ -137,8 +206,8 @@ function TimelineView({ model }: { model: TimelineModel }) {
       const vp = viewport.current;
       if (!vp) return;
       const rect = vp.getBoundingClientRect();
-      const px = e.clientX - rect.left - NAME_W;
-      const w = Math.max(1, vp.clientWidth - NAME_W);
+      const px = e.clientX - rect.left - nameCol;
+      const w = Math.max(1, vp.clientWidth - nameCol);
       const overAxis = (e.target as Element | null)?.closest?.('.tl-axis') != null;
       if (px < 0) return;
       if (e.ctrlKey || e.metaKey || (overAxis && !e.shiftKey && Math.abs(e.deltaY) >= Math.abs(e.deltaX))) {
@@ -153,15 +222,24 @@ function TimelineView({ model }: { model: TimelineModel }) {
     };
     el.addEventListener('wheel', onWheel, { passive: false });
     return () => el.removeEventListener('wheel', onWheel);
-  }, []);
+  }, [nameCol]);
 
   const zoomBy = (f: number) => setView((v) => zoomView(v, f));
   const panBy = (fraction: number) => setView((v) => panView(v, fraction * (v.end - v.start)));
   const reset = () => fit && setView(fit);
+  const zoomTo = useCallback(
+    (startMs: number, endMs: number) => setView(spanView(rel(startMs), rel(Math.max(endMs, startMs + 20)))),
+    [rel],
+  );
+
+  const zoomToNode = (node: string | null) => {
+    const row = model.rows.find((r) => r.node === node);
+    if (row?.placed) zoomTo(row.startMs, row.endMs);
+  };
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     const target = e.target as HTMLElement;
-    if (target.closest('input, select, textarea')) return;
+    if (target.closest('input, select, textarea, [role="separator"]')) return;
     if (e.altKey || e.ctrlKey || e.metaKey) return;
     switch (e.key) {
       case '+':
@@ -181,9 +259,25 @@ function TimelineView({ model }: { model: TimelineModel }) {
       case 'ArrowRight':
         panBy(0.2);
         break;
+      case 'z':
+      case 'Z': {
+        const at = target.closest<HTMLElement>('[data-row-index]');
+        const it = at ? items[Number(at.dataset.rowIndex)] : undefined;
+        zoomToNode(it?.row.node ?? selected);
+        break;
+      }
+      case 'm':
+      case 'M':
+        setMeasureMode((v) => !v);
+        break;
+      case '?':
+        setKeysOpen(true);
+        break;
       case 'Escape':
+        if (!tip && !measure) return;
         setTip(null);
-        return;
+        setMeasure(null);
+        break;
       case 'ArrowUp':
       case 'ArrowDown':
       case 'Home':
@@ -224,56 +318,146 @@ function TimelineView({ model }: { model: TimelineModel }) {
     });
   };
 
-  // Drag to pan. The drag starts after a few pixels, so clicks on bars and markers still work.
-  const onPointerDown = (e: React.PointerEvent<HTMLDivElement>) => {
-    if (e.button !== 0 || !(e.target as Element).closest('.tl-row__plot, .tl-spacer')) return;
-    drag.current = { x: e.clientX, view, active: false, id: e.pointerId };
+  /** The instant under a pointer, snapped to a phase edge or a marker of the row under it when close. */
+  const instantAt = (clientX: number, clientY: number): { s: number; node: string | null } => {
+    const px = plotX(clientX);
+    const vp = viewport.current;
+    let node: string | null = null;
+    let best: number | null = null;
+    if (vp) {
+      const index = Math.floor((clientY - vp.getBoundingClientRect().top + vp.scrollTop) / ROW_H);
+      const it = items[index];
+      if (it && it.row.placed) {
+        node = it.row.node;
+        const phases = it.type === 'lane' ? it.lane.phases : it.row.phases;
+        const markers = it.type === 'lane' ? it.lane.markers : it.row.markers;
+        let bestD = SNAP_PX;
+        for (const ms of [...phases.flatMap((p) => [p.startMs, p.endMs]), ...markers.map((m) => m.atMs)]) {
+          const d = Math.abs(xOf(g, ms) - px);
+          if (d < bestD) {
+            bestD = d;
+            best = rel(ms);
+          }
+        }
+      } else if (it) node = it.row.node;
+    }
+    return { s: best ?? sAt(px), node };
   };
-  const onPointerMove = (e: React.PointerEvent<HTMLDivElement>) => {
+
+  // Pointer: a drag pans (after a few pixels, so clicks on bars and markers still work); Shift + drag, or any
+  // drag in measure mode, measures; two fingers pinch to zoom.
+  const onPointerDown = (e: ReactPointerEvent<HTMLDivElement>) => {
+    if (e.pointerType === 'touch') {
+      touches.current.set(e.pointerId, { x: e.clientX, y: e.clientY });
+      if (touches.current.size === 2) {
+        const [p, q] = [...touches.current.values()] as [{ x: number; y: number }, { x: number; y: number }];
+        pinch.current = {
+          dist: Math.max(10, Math.hypot(p.x - q.x, p.y - q.y)),
+          mid: (p.x + q.x) / 2,
+          view,
+        };
+        drag.current = null;
+        return;
+      }
+    }
+    if (e.button !== 0 || !(e.target as Element).closest('.tl-row__plot, .tl-spacer')) return;
+    const measuring = e.shiftKey || measureMode;
+    drag.current = { x: e.clientX, view, active: false, id: e.pointerId, measure: measuring };
+    if (measuring) {
+      // Shift + press would otherwise start a text selection across the page.
+      e.preventDefault();
+      const at = instantAt(e.clientX, e.clientY);
+      setMeasure({ a: at.s, b: at.s, nodeA: at.node, nodeB: at.node });
+    }
+  };
+  const onPointerMove = (e: ReactPointerEvent<HTMLDivElement>) => {
+    if (e.pointerType === 'touch' && touches.current.has(e.pointerId)) {
+      touches.current.set(e.pointerId, { x: e.clientX, y: e.clientY });
+      const p0 = pinch.current;
+      if (p0 && touches.current.size === 2) {
+        const [p, q] = [...touches.current.values()] as [{ x: number; y: number }, { x: number; y: number }];
+        const dist = Math.max(10, Math.hypot(p.x - q.x, p.y - q.y));
+        const mid = (p.x + q.x) / 2;
+        const at = Math.min(1, Math.max(0, plotX(p0.mid) / width));
+        const zoomed = zoomView(p0.view, dist / p0.dist, at);
+        setView(panView(zoomed, (-(mid - p0.mid) / width) * (zoomed.end - zoomed.start)));
+        justDragged.current = true;
+        return;
+      }
+    }
     const d = drag.current;
-    if (!d) return;
+    if (!d) {
+      if (e.pointerType === 'mouse') {
+        const px = plotX(e.clientX);
+        setCursor(px >= 0 && px <= width ? px : null);
+      }
+      return;
+    }
     const dx = e.clientX - d.x;
     if (!d.active && Math.abs(dx) > 4) {
       d.active = true;
-      e.currentTarget.setPointerCapture(d.id);
+      try {
+        e.currentTarget.setPointerCapture(d.id);
+      } catch {
+        // A pointer the browser no longer tracks (it went away mid-gesture): the drag goes on without capture.
+      }
       setTip(null);
     }
-    if (d.active) setView(panView(d.view, (-dx / width) * (d.view.end - d.view.start)));
+    if (!d.active) return;
+    if (d.measure) {
+      const at = instantAt(e.clientX, e.clientY);
+      setMeasure((m) => (m ? { ...m, b: at.s, nodeB: at.node } : m));
+      setCursor(null);
+    } else setView(panView(d.view, (-dx / width) * (d.view.end - d.view.start)));
   };
-  const onPointerUp = (e: React.PointerEvent<HTMLDivElement>) => {
+  const onPointerUp = (e: ReactPointerEvent<HTMLDivElement>) => {
+    touches.current.delete(e.pointerId);
+    if (touches.current.size < 2) pinch.current = null;
     const d = drag.current;
     drag.current = null;
     if (d?.active) {
       if (e.currentTarget.hasPointerCapture(d.id)) e.currentTarget.releasePointerCapture(d.id);
       justDragged.current = true;
-      setTimeout(() => (justDragged.current = false), 0);
-    }
+    } else if (d?.measure) setMeasure(null);
+    if (justDragged.current) setTimeout(() => (justDragged.current = false), 0);
   };
+
+  // Esc clears a measurement wherever the focus is (a measuring drag does not move the focus).
+  useEffect(() => {
+    if (!measure) return;
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      if (e.key === 'Escape' && !document.querySelector('dialog[open]')) setMeasure(null);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [measure]);
 
   const actions = useMemo<RowActions>(
     () => ({
-      tip: (target, t) => {
+      tip: (target, next) => {
         const host = section.current;
-        if (!target || !t || !host) return setTip(null);
+        if (!target || !next || !host) return setTip(null);
         const r = target.getBoundingClientRect();
         const h = host.getBoundingClientRect();
         const below = r.top - h.top < 170;
+        const half = Math.min(170, h.width / 2 - 4);
         setTip({
-          tip: t,
-          x: Math.min(Math.max(r.left + r.width / 2 - h.left, 170), h.width - 170),
+          tip: next,
+          x: Math.min(Math.max(r.left + r.width / 2 - h.left, half), h.width - half),
           y: below ? r.bottom - h.top + 8 : r.top - h.top - 8,
           below,
         });
       },
       open: (node, ev) => {
-        const view = useViewStore.getState();
-        view.selectNode(node);
-        view.openEvidence({ file: ev.file, line: ev.line });
+        const store = useViewStore.getState();
+        store.selectNode(node);
+        store.openEvidence({ file: ev.file, line: ev.line });
       },
       select: (node) => useViewStore.getState().selectNode(node),
+      zoomTo,
       dragging: () => justDragged.current,
     }),
-    [],
+    [zoomTo],
   );
 
   // A node selected elsewhere (the node table, a finding) scrolls into view here.
@@ -285,34 +469,61 @@ function TimelineView({ model }: { model: TimelineModel }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [selected]);
 
-  const jobLines = model.thresholds.filter((t) => t.anchor === 'job' && t.atMs !== null);
+  // The name column's edge: drag it, or focus it and use ← →; the width is remembered.
+  const resize = useRef<{ x: number; w: number } | null>(null);
+  const setName = (w: number) => {
+    const next = Math.round(Math.max(NAME_MIN, Math.min(NAME_MAX, w)));
+    setNameW(next);
+    writeItem(NAME_KEY, String(next));
+  };
+
+  const jobLines = model.thresholds.filter((l) => l.anchor === 'job' && l.atMs !== null);
   const tickClass = useMemo(
-    () => Object.fromEntries(model.thresholds.map((t) => [t.key, `tl-tick--${t.kind}`])),
+    () => Object.fromEntries(model.thresholds.map((l) => [l.key, `tl-tick--${l.kind}`])),
     [model.thresholds],
   );
   const axis = ticks(view, width);
 
-  // Labels of the lines in view, stacked on up to three levels so they do not overlap.
+  // Labels of the lines in view, stacked on up to three levels so they do not overlap; the one that fired
+  // goes first. A label runs rightwards from its line, leftwards near the right edge, and is moved inside the
+  // axis where neither fits, so it is never cut off.
   const labels = useMemo(() => {
-    const levels: number[] = [];
-    const out: { t: ThresholdLine; x: number; level: number; perNode: boolean }[] = [];
+    const levels: [number, number][][] = Array.from({ length: LABEL_LEVELS }, () => []);
+    const out: { l: ThresholdLine; left: number; level: number; side: 'left' | 'right' | 'free'; text: string }[] = [];
     const candidates = model.thresholds
-      .map((t) => {
-        const at = t.atMs ?? (t.perNode.length ? Math.min(...t.perNode.map((p) => p.atMs)) : null);
-        return at === null ? null : { t, x: xOf(rel(at)), perNode: t.anchor === 'node' };
+      .map((l) => {
+        const at = lineFirstAt(l);
+        const text = `${limitLabel(t, l)}${l.anchor === 'node' ? ` ${t('timeline.perNode')}` : ''}`;
+        return at === null ? null : { l, x: xAt(rel(at)), text };
       })
-      .filter((c): c is { t: ThresholdLine; x: number; perNode: boolean } => c !== null && c.x >= 0 && c.x <= width)
-      .sort((a, b) => a.x - b.x);
+      .filter((c): c is { l: ThresholdLine; x: number; text: string } => c !== null && c.x >= 0 && c.x <= width)
+      .sort((a, b) => Number(b.l.key === fired) - Number(a.l.key === fired) || a.x - b.x);
     for (const c of candidates) {
-      const w = (c.t.label.length + (c.perNode ? 11 : 0)) * 6.4 + 14;
-      let level = levels.findIndex((end) => end < c.x - 4);
-      if (level < 0) level = levels.length;
-      if (level > 2) continue;
-      levels[level] = c.x + w;
-      out.push({ ...c, level });
+      const badge = c.l.key === fired ? measureText(t('timeline.fired'), LABEL_FONT) + 18 : 0;
+      let w = Math.ceil(measureText(c.text, LABEL_FONT) + 14 + badge);
+      // Too long for a narrow plot (a phone): the value alone, the chips above name it in full.
+      if (w > width) {
+        c.text = formatLimit(t.lang, c.l.seconds);
+        w = Math.ceil(measureText(c.text, LABEL_FONT) + 14 + badge);
+      }
+      let side: 'left' | 'right' | 'free' = 'left';
+      let from = c.x;
+      if (c.x + w > width) {
+        side = 'right';
+        from = c.x - w;
+      }
+      if (from < 0) {
+        side = 'free';
+        from = Math.max(0, Math.min(width - w, c.x - w / 2));
+      }
+      const to = from + w;
+      const level = levels.findIndex((taken) => taken.every(([a, b]) => to < a - 4 || from > b + 4));
+      if (level < 0) continue;
+      levels[level]!.push([from, to]);
+      out.push({ l: c.l, left: from, level, side, text: c.text });
     }
     return out;
-  }, [model.thresholds, xOf, rel, width]);
+  }, [model.thresholds, xAt, rel, width, t, fired]);
 
   const unplaced = model.rows.filter((r): r is Extract<TimelineRow, { placed: false }> => !r.placed);
   const byReason = new Map<string, string[]>();
@@ -320,9 +531,9 @@ function TimelineView({ model }: { model: TimelineModel }) {
 
   const originText =
     model.originWhat === 'launch'
-      ? `Seconds after ${model.originNode}'s launch, the earliest (${formatClock(origin, true)}).`
+      ? t('timeline.origin.launch', { node: model.originNode ?? '?', clock: formatClock(origin, true) })
       : model.originWhat === 'first-time'
-        ? `No launch time is known: seconds after the earliest time seen (${formatClock(origin, true)}).`
+        ? t('timeline.origin.first', { clock: formatClock(origin, true) })
         : null;
 
   const rendered: React.ReactNode[] = [];
@@ -333,6 +544,7 @@ function TimelineView({ model }: { model: TimelineModel }) {
       rendered.push(
         <NodeRow
           key={`n:${it.row.node}`}
+          t={t}
           row={it.row}
           index={i}
           top={i * ROW_H}
@@ -346,6 +558,7 @@ function TimelineView({ model }: { model: TimelineModel }) {
       rendered.push(
         <LaneRow
           key={`l:${it.row.node}:${it.lane.label}`}
+          t={t}
           row={it.row}
           lane={it.lane}
           index={i}
@@ -356,10 +569,19 @@ function TimelineView({ model }: { model: TimelineModel }) {
       );
   }
 
+  const countText =
+    shownNodes === model.rows.length
+      ? t(model.rows.length === 1 ? 'timeline.countOne' : 'timeline.count', { n: model.rows.length })
+      : t('timeline.countOf', { shown: shownNodes, total: model.rows.length });
+  const labelRows = Math.max(1, ...labels.map((l) => l.level + 1));
+  const measured = measure && Math.abs(measure.b - measure.a) > 1e-9 ? measure : null;
+  const style = { '--tl-name-w': `${nameCol}px` } as CSSProperties;
+  const coreNotes = model.notes.filter((n) => !/cannot be placed|No node can be placed/.test(n));
+
   return (
-    <section ref={section} className="card tl" aria-labelledby="tl-title" data-testid="timeline">
+    <section ref={section} className="card tl" aria-labelledby="tl-title" data-testid="timeline" style={style}>
       <div className="tl__head">
-        <h2 id="tl-title">Startup timeline</h2>
+        <h2 id="tl-title">{t('timeline.title')}</h2>
         {originText && <p className="tl__origin muted">{originText}</p>}
       </div>
 
@@ -368,240 +590,331 @@ function TimelineView({ model }: { model: TimelineModel }) {
           <p>
             <strong>
               {unplaced.length === model.rows.length
-                ? 'No node can be placed on the time axis.'
-                : `${unplaced.length} of ${model.rows.length} nodes cannot be placed on the time axis.`}
+                ? t('timeline.unplaced.all')
+                : t('timeline.unplaced.some', { n: unplaced.length, total: model.rows.length })}
             </strong>{' '}
             {[...byReason].map(([reason, nodes]) => (
               <span key={reason}>
-                {listNodes(nodes)}: {reason}{' '}
+                {listSome(t.lang, nodes)}: <CoreText>{reason}</CoreText>{' '}
               </span>
             ))}
           </p>
           <p>
-            To get times next time, capture the logs like this:{' '}
-            <code className="tl__command mono">{model.captureHint}</code>
+            {t('timeline.unplaced.capture')} <code className="tl__command mono">{model.captureHint}</code>
           </p>
         </div>
       )}
-      {model.notes
-        .filter((n) => !/cannot be placed|No node can be placed/.test(n))
-        .map((n) => (
-          <p key={n} className="tl__note muted">
-            {n}
-          </p>
-        ))}
+      {coreNotes.map((n) => (
+        <p key={n} className="tl__note muted">
+          <CoreText>{n}</CoreText>
+        </p>
+      ))}
 
-      {model.rows.length === 0 ? (
-        <p className="muted">No node was found in these logs, so there is nothing to draw.</p>
-      ) : (
-        <>
-          <div className="tl__toolbar" role="toolbar" aria-label="Timeline controls" aria-controls="tl-grid">
-            <div className="tl__group" role="group" aria-label="Zoom and pan">
-              <button
-                type="button"
-                className="button button--small"
-                onClick={() => zoomBy(1 / ZOOM_STEP)}
-                aria-label="Zoom out (−)"
-                disabled={placedCount === 0}
-              >
-                −
-              </button>
-              <button
-                type="button"
-                className="button button--small"
-                onClick={() => zoomBy(ZOOM_STEP)}
-                aria-label="Zoom in (+)"
-                disabled={placedCount === 0}
-              >
-                +
-              </button>
-              <button
-                type="button"
-                className="button button--small"
-                onClick={() => panBy(-0.2)}
-                aria-label="Pan left (←)"
-                disabled={placedCount === 0}
-              >
-                ←
-              </button>
-              <button
-                type="button"
-                className="button button--small"
-                onClick={() => panBy(0.2)}
-                aria-label="Pan right (→)"
-                disabled={placedCount === 0}
-              >
-                →
-              </button>
-              <button
-                type="button"
-                className="button button--small"
-                onClick={reset}
-                aria-label="Fit all (0)"
-                disabled={!fit}
-              >
-                Fit
-              </button>
-            </div>
-            <label className="tl__field">
-              <span>Sort</span>
-              <select
-                value={order}
-                onChange={(e) => setOrder(e.target.value as RowOrder)}
-                aria-label="Sort rows by"
-                data-testid="timeline-sort"
-              >
-                {(Object.keys(ORDER_LABEL) as RowOrder[]).map((o) => (
-                  <option key={o} value={o}>
-                    {ORDER_LABEL[o]}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label className="tl__field tl__filter">
-              <span>Filter</span>
-              <input
-                type="search"
-                value={query}
-                placeholder="node, host, rank 3, late…"
-                onChange={(e) => setQuery(e.target.value)}
-                aria-label="Filter nodes"
-                data-testid="timeline-filter"
-              />
-            </label>
-            {model.hasLanes && (
-              <button
-                type="button"
-                className="button button--small"
-                aria-pressed={lanes}
-                onClick={() => setLanes((v) => !v)}
-              >
-                Ranks
-              </button>
-            )}
-            <span className="tl__count muted" aria-live="polite" data-testid="timeline-count">
-              {shownNodes === model.rows.length
-                ? `${model.rows.length} node${model.rows.length === 1 ? '' : 's'}`
-                : `${shownNodes} of ${model.rows.length} nodes`}
-            </span>
-          </div>
-
-          {placedCount > 0 && (
-            <>
-              <Legend model={model} />
-              <LimitChips
-                lines={model.thresholds}
-                view={view}
-                rel={rel}
-                onShow={(s) => setView((v) => includeView(v, s))}
-                onTip={actions.tip}
-              />
-            </>
-          )}
-
-          <div
-            ref={grid}
-            id="tl-grid"
-            className="tl__grid"
-            role="grid"
-            aria-rowcount={items.length + 1}
-            aria-colcount={2}
-            aria-label="Startup timeline, one row per node. Keys: + and − zoom, ← and → pan, 0 fits, ↑ and ↓ move between nodes."
-            onKeyDown={onKeyDown}
+      <div className="tl__toolbar" role="toolbar" aria-label={t('timeline.controls')} aria-controls="tl-grid">
+        <div className="tl__group" role="group" aria-label={t('timeline.zoomPan')}>
+          <button
+            type="button"
+            className="button button--small"
+            onClick={() => zoomBy(1 / ZOOM_STEP)}
+            aria-label={t('timeline.zoomOut')}
+            title={t('timeline.zoomOut')}
+            disabled={placedCount === 0}
           >
-            <div role="rowgroup" className="tl__header">
-              <div role="row" aria-rowindex={1} className="tl__header-row">
-                <div role="columnheader" className="tl__corner">
-                  Node <span className="muted">lag</span>
-                </div>
-                <div
-                  role="columnheader"
-                  className="tl-axis"
-                  style={{ width, height: 26 + Math.max(1, ...labels.map((l) => l.level + 1)) * 18 }}
-                  aria-label="Time axis"
-                >
-                  <div className="tl-axis__labels" aria-hidden="true">
-                    {labels.map(({ t, x, level, perNode }) => (
-                      <span
-                        key={t.key}
-                        className={`tl-axis__limit ${lineClass(t)}`}
-                        style={{ left: x, top: level * 18 }}
-                        data-testid="timeline-limit-label"
-                        data-seconds={t.seconds}
-                      >
-                        {t.label}
-                        {perNode ? ' (per node)' : ''}
-                      </span>
-                    ))}
-                  </div>
-                  {placedCount === 0 && <span className="tl-axis__none">No time axis: no node has a time</span>}
-                  <div className="tl-axis__ticks" aria-hidden="true">
-                    {(placedCount ? axis.values : []).map((v) => (
-                      <span key={v} className={`tl-axis__tick${v === 0 ? ' is-zero' : ''}`} style={{ left: xOf(v) }}>
-                        {formatOffset(v, axis.step)}
-                      </span>
-                    ))}
-                  </div>
-                </div>
-              </div>
+            −
+          </button>
+          <button
+            type="button"
+            className="button button--small"
+            onClick={() => zoomBy(ZOOM_STEP)}
+            aria-label={t('timeline.zoomIn')}
+            title={t('timeline.zoomIn')}
+            disabled={placedCount === 0}
+          >
+            +
+          </button>
+          <button
+            type="button"
+            className="button button--small"
+            onClick={() => panBy(-0.2)}
+            aria-label={t('timeline.panLeft')}
+            title={t('timeline.panLeft')}
+            disabled={placedCount === 0}
+          >
+            ←
+          </button>
+          <button
+            type="button"
+            className="button button--small"
+            onClick={() => panBy(0.2)}
+            aria-label={t('timeline.panRight')}
+            title={t('timeline.panRight')}
+            disabled={placedCount === 0}
+          >
+            →
+          </button>
+          <button
+            type="button"
+            className="button button--small"
+            onClick={reset}
+            aria-label={t('timeline.fitLabel')}
+            title={t('timeline.fitLabel')}
+            disabled={!fit}
+          >
+            {t('timeline.fit')}
+          </button>
+          <button
+            type="button"
+            className="button button--small"
+            aria-pressed={measureMode}
+            onClick={() => setMeasureMode((v) => !v)}
+            title={t('timeline.measureHint')}
+            disabled={placedCount === 0}
+            data-testid="timeline-measure-mode"
+          >
+            {t('timeline.measure')}
+          </button>
+        </div>
+        <label className="tl__field">
+          <span>{t('timeline.sort')}</span>
+          <select
+            value={order}
+            onChange={(e) => setOrder(e.target.value as RowOrder)}
+            aria-label={t('timeline.sortLabel')}
+            data-testid="timeline-sort"
+          >
+            {ORDERS.map((o) => (
+              <option key={o} value={o}>
+                {t(`timeline.order.${o}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="tl__field tl__filter">
+          <span>{t('timeline.filter')}</span>
+          <input
+            type="search"
+            value={query}
+            placeholder={t('timeline.filterPlaceholder')}
+            onChange={(e) => setQuery(e.target.value)}
+            aria-label={t('timeline.filterLabel')}
+            data-testid="timeline-filter"
+          />
+        </label>
+        {model.hasLanes && (
+          <button
+            type="button"
+            className="button button--small"
+            aria-pressed={lanes}
+            onClick={() => setLanes((v) => !v)}
+          >
+            {t('timeline.ranks')}
+          </button>
+        )}
+        <span className="tl__count muted" aria-live="polite" data-testid="timeline-count">
+          {countText}
+        </span>
+        <button
+          type="button"
+          className="button button--small tl__keys"
+          onClick={() => setKeysOpen(true)}
+          aria-label={t('keys.open')}
+          title={t('keys.open')}
+          aria-haspopup="dialog"
+          data-testid="timeline-keys"
+        >
+          ?
+        </button>
+      </div>
+
+      {placedCount > 0 && (
+        <>
+          <Legend model={model} fired={fired !== null} />
+          <LimitChips
+            t={t}
+            model={model}
+            fired={fired}
+            view={view}
+            rel={rel}
+            onShow={(s) => setView((v) => includeView(v, s))}
+            onTip={actions.tip}
+          />
+        </>
+      )}
+
+      <div
+        ref={grid}
+        id="tl-grid"
+        className={`tl__grid${measureMode ? ' is-measuring' : ''}`}
+        role="grid"
+        aria-rowcount={items.length + 1}
+        aria-colcount={2}
+        aria-label={t('timeline.gridLabel')}
+        onKeyDown={onKeyDown}
+      >
+        <div role="rowgroup" className="tl__header">
+          <div role="row" aria-rowindex={1} className="tl__header-row">
+            <div role="columnheader" className="tl__corner">
+              {t('timeline.col.node')} <span className="muted">{t('timeline.col.lag')}</span>
+              <div
+                role="separator"
+                aria-orientation="vertical"
+                aria-label={t('timeline.resize')}
+                aria-valuemin={NAME_MIN}
+                aria-valuemax={NAME_MAX}
+                aria-valuenow={nameCol}
+                tabIndex={0}
+                title={t('timeline.resize')}
+                className="tl__resize"
+                data-testid="timeline-resize"
+                onPointerDown={(e) => {
+                  resize.current = { x: e.clientX, w: nameCol };
+                  e.currentTarget.setPointerCapture(e.pointerId);
+                }}
+                onPointerMove={(e) => {
+                  if (resize.current) setName(resize.current.w + e.clientX - resize.current.x);
+                }}
+                onPointerUp={() => (resize.current = null)}
+                onPointerCancel={() => (resize.current = null)}
+                onKeyDown={(e) => {
+                  if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
+                    e.preventDefault();
+                    setName(nameCol + (e.key === 'ArrowLeft' ? -16 : 16));
+                  }
+                }}
+              />
             </div>
-            <div className="tl__body">
-              <div className="tl__underlay" style={{ left: NAME_W, width }} aria-hidden="true">
-                {(placedCount ? axis.values : []).map((v) => (
-                  <span key={v} className={`tl-grid-line${v === 0 ? ' is-zero' : ''}`} style={{ left: xOf(v) }} />
+            <div
+              role="columnheader"
+              className="tl-axis"
+              style={{ width, height: 26 + labelRows * LABEL_H }}
+              aria-label={t('timeline.axis')}
+            >
+              <div className="tl-axis__labels" aria-hidden="true">
+                {labels.map(({ l, left, level, side, text }) => (
+                  <span
+                    key={l.key}
+                    className={`tl-axis__limit ${lineClass(l)}${l.key === fired ? ' is-fired' : ''} is-${side}`}
+                    style={{ left, top: level * LABEL_H, maxWidth: width }}
+                    data-testid="timeline-limit-label"
+                    data-seconds={l.seconds}
+                    data-fired={l.key === fired ? '' : undefined}
+                    data-badge={l.key === fired ? t('timeline.fired') : undefined}
+                  >
+                    {text}
+                  </span>
                 ))}
               </div>
-              <div
-                ref={viewport}
-                className="tl__viewport"
-                role="rowgroup"
-                style={{ maxHeight: VIEWPORT_MAX_H, height: Math.min(VIEWPORT_MAX_H, items.length * ROW_H + 2) }}
-                onPointerDown={onPointerDown}
-                onPointerMove={onPointerMove}
-                onPointerUp={onPointerUp}
-                onPointerCancel={onPointerUp}
-              >
-                <div className="tl-spacer" style={{ height: range.totalHeight }}>
-                  {rendered}
-                </div>
-              </div>
-              <div className="tl__overlay" style={{ left: NAME_W, width }} aria-hidden="true">
-                {jobLines.map((t) => {
-                  const px = xOf(rel(t.atMs!));
-                  return px < 0 || px > width ? null : (
-                    <span
-                      key={t.key}
-                      className={`tl-vline ${lineClass(t)}`}
-                      style={{ left: px }}
-                      data-testid="timeline-limit"
-                      data-seconds={t.seconds}
-                      data-label={t.label}
-                    />
+              {placedCount === 0 && <span className="tl-axis__none">{t('timeline.noAxis')}</span>}
+              <div className="tl-axis__ticks" aria-hidden="true">
+                {(placedCount ? axis.values : []).map((v) => {
+                  const x = xAt(v);
+                  // A tick at an edge is anchored inside the axis, not centred half out of it.
+                  const edge = x < 28 ? ' is-start' : x > width - 28 ? ' is-end' : '';
+                  return (
+                    <span key={v} className={`tl-axis__tick${v === 0 ? ' is-zero' : ''}${edge}`} style={{ left: x }}>
+                      {formatOffset(t.lang, v, axis.step)}
+                    </span>
                   );
                 })}
               </div>
-              {items.length === 0 && <p className="tl__empty muted">No node matches “{query}”.</p>}
+              {cursor !== null && placedCount > 0 && (
+                <span
+                  className="tl-axis__cursor"
+                  style={{ left: cursor }}
+                  data-testid="timeline-cursor"
+                  aria-hidden="true"
+                >
+                  {formatOffset(t.lang, sAt(cursor), Math.min(0.001, axis.step))}
+                </span>
+              )}
             </div>
           </div>
-          <p className="tl__hint muted" hidden={placedCount === 0}>
-            Drag to pan · Ctrl + wheel (or the wheel over the axis) to zoom · keys + − ← → 0 · click a bar or marker to
-            open its log line.
-          </p>
-          <p className="tl__status" aria-live="polite" data-testid="timeline-status">
-            {selected ? (
+        </div>
+        <div className="tl__body" onPointerLeave={() => setCursor(null)}>
+          <div className="tl__underlay" style={{ left: nameCol, width }} aria-hidden="true">
+            {(placedCount ? axis.values : []).map((v) => (
+              <span key={v} className={`tl-grid-line${v === 0 ? ' is-zero' : ''}`} style={{ left: xAt(v) }} />
+            ))}
+          </div>
+          <div
+            ref={viewport}
+            className="tl__viewport"
+            role="rowgroup"
+            style={{ maxHeight: VIEWPORT_MAX_H, height: Math.min(VIEWPORT_MAX_H, items.length * ROW_H + 2) }}
+            onPointerDown={onPointerDown}
+            onPointerMove={onPointerMove}
+            onPointerUp={onPointerUp}
+            onPointerCancel={onPointerUp}
+          >
+            <div className="tl-spacer" style={{ height: range.totalHeight }}>
+              {rendered}
+            </div>
+          </div>
+          <div className="tl__overlay" style={{ left: nameCol, width }} aria-hidden="true">
+            {jobLines.map((l) => {
+              const px = xAt(rel(l.atMs!));
+              return px < 0 || px > width ? null : (
+                <span
+                  key={l.key}
+                  className={`tl-vline ${lineClass(l)}${l.key === fired ? ' is-fired' : ''}`}
+                  style={{ left: px }}
+                  data-testid="timeline-limit"
+                  data-seconds={l.seconds}
+                  data-label={limitLabel(t, l)}
+                />
+              );
+            })}
+            {measured && (
+              <span
+                className="tl-measure"
+                style={{
+                  left: Math.max(0, xAt(Math.min(measured.a, measured.b))),
+                  width: Math.max(
+                    1,
+                    Math.min(width, xAt(Math.max(measured.a, measured.b))) -
+                      Math.max(0, xAt(Math.min(measured.a, measured.b))),
+                  ),
+                }}
+                data-testid="timeline-measure-band"
+              />
+            )}
+            {cursor !== null && !measured && <span className="tl-cursor" style={{ left: cursor }} />}
+          </div>
+          {items.length === 0 && <p className="tl__empty muted">{t('timeline.noMatch', { query })}</p>}
+        </div>
+      </div>
+      {measured && (
+        <MeasureBar
+          t={t}
+          m={measured}
+          onZoom={() => setView(spanView(Math.min(measured.a, measured.b), Math.max(measured.a, measured.b), 0.1))}
+          onClear={() => setMeasure(null)}
+        />
+      )}
+      <p className="tl__hint muted" hidden={placedCount === 0}>
+        {t('timeline.hint')}
+      </p>
+      <p className="tl__status" aria-live="polite" data-testid="timeline-status">
+        {selected ? (
+          <>
+            {t('timeline.selected')} <strong>{selected}</strong>
+            {evidence ? (
               <>
-                Selected <strong>{selected}</strong>
-                {evidence ? (
-                  <>
-                    {' '}
-                    · evidence <span className="mono">{`${evidence.file}:${evidence.line}`}</span>
-                  </>
-                ) : null}
+                {' · '}
+                {t('timeline.evidence')} <span className="mono">{`${evidence.file}:${evidence.line}`}</span>
               </>
             ) : null}
-          </p>
-        </>
-      )}
+            {model.rows.some((r) => r.node === selected && r.placed) && (
+              <>
+                {' '}
+                <button type="button" className="button button--link" onClick={() => zoomToNode(selected)}>
+                  {t('timeline.zoomNode', { node: selected })}
+                </button>
+              </>
+            )}
+          </>
+        ) : null}
+      </p>
 
       {tip && (
         <div
@@ -616,7 +929,11 @@ function TimelineView({ model }: { model: TimelineModel }) {
               {l}
             </span>
           ))}
-          {tip.tip.note && <span className="tl-tip__note">{tip.tip.note}</span>}
+          {tip.tip.note && (
+            <span className="tl-tip__note">
+              <CoreText>{tip.tip.note}</CoreText>
+            </span>
+          )}
           {tip.tip.evidence && (
             <span className="tl-tip__ev">
               <span className="mono tl-tip__where">
@@ -626,67 +943,99 @@ function TimelineView({ model }: { model: TimelineModel }) {
             </span>
           )}
           {tip.tip.more.map((m) => (
-            <span key={m} className="tl-tip__more">
-              {m}
+            <span key={m.label} className="tl-tip__more">
+              {m.label}
+              {m.code && (
+                <>
+                  {' '}
+                  <code className="mono">{m.code}</code>
+                </>
+              )}
             </span>
           ))}
           {tip.tip.action && <span className="tl-tip__action">{tip.tip.action}</span>}
         </div>
       )}
+      {keysOpen && <ShortcutsSheet onClose={() => setKeysOpen(false)} />}
     </section>
   );
 }
 
-function listNodes(nodes: string[]): string {
-  if (nodes.length <= 4) return nodes.join(', ');
-  return `${nodes.slice(0, 3).join(', ')} and ${nodes.length - 3} more`;
+function MeasureBar({ t, m, onZoom, onClear }: { t: T; m: Measure; onZoom(): void; onClear(): void }) {
+  const start = Math.min(m.a, m.b);
+  const end = Math.max(m.a, m.b);
+  const first = m.a <= m.b ? m.nodeA : m.nodeB;
+  const second = m.a <= m.b ? m.nodeB : m.nodeA;
+  return (
+    <p className="tl__measure" data-testid="timeline-measure" data-seconds={(end - start).toFixed(3)}>
+      <strong>{t('timeline.measured', { span: formatDuration(t.lang, end - start) })}</strong>{' '}
+      <span className="muted">
+        {formatOffset(t.lang, start, 0.001)} → {formatOffset(t.lang, end, 0.001)}
+        {first && second && first !== second ? ` · ${first} → ${second}` : first ? ` · ${first}` : ''}
+      </span>{' '}
+      <button type="button" className="button button--small" onClick={onZoom}>
+        {t('timeline.zoomSpan')}
+      </button>{' '}
+      <button type="button" className="button button--small" onClick={onClear} aria-label={t('timeline.clearMeasure')}>
+        ×
+      </button>
+    </p>
+  );
 }
 
 function LimitChips({
-  lines,
+  t,
+  model,
+  fired,
   view,
   rel,
   onShow,
   onTip,
 }: {
-  lines: ThresholdLine[];
+  t: T;
+  model: TimelineModel;
+  fired: string | null;
   view: View;
   rel: (ms: number) => number;
   onShow: (s: number) => void;
   onTip: RowActions['tip'];
 }) {
+  // A limit with no place on this job's axis (no node reached the start of its clock) is not a chip: on a job
+  // that died at startup, "exit barrier" would only be noise.
+  const lines = model.thresholds.filter((l) => lineAt(l) !== null);
+  if (lines.length === 0) return null;
   return (
-    <ul className="tl__limits" aria-label="Limits on the time axis" data-testid="timeline-limits">
-      {lines.map((t) => {
-        const at = t.atMs ?? (t.perNode.length ? Math.max(...t.perNode.map((p) => p.atMs)) : null);
-        const s = at === null ? null : rel(at);
-        const where =
-          s === null
-            ? t.anchor === 'node'
-              ? 'no node reached its start'
-              : 'no launch time'
-            : s > view.end
-              ? 'beyond the view →'
-              : s < view.start
-                ? '← before the view'
-                : 'in view';
+    <ul className="tl__limits" aria-label={t('timeline.limits')} data-testid="timeline-limits">
+      {lines.map((l) => {
+        const s = rel(lineAt(l)!);
+        const where = s > view.end ? 'after' : s < view.start ? 'before' : 'in';
+        const label = limitLabel(t, l);
+        const isFired = l.key === fired;
+        const tipOf = () => lineTip(t, l, isFired, clockText(t, model, l));
         return (
-          <li key={t.key}>
+          <li key={l.key}>
             <button
               type="button"
-              className={`tl-chip ${lineClass(t)}${s === null ? ' is-off' : ''}`}
-              disabled={s === null}
-              onClick={() => s !== null && onShow(s)}
-              onMouseEnter={(e) => onTip(e.currentTarget, lineTip(t))}
+              className={`tl-chip ${lineClass(l)}${isFired ? ' is-fired' : ''}`}
+              onClick={() => onShow(s)}
+              onMouseEnter={(e) => onTip(e.currentTarget, tipOf())}
               onMouseLeave={() => onTip(null, null)}
-              onFocus={(e) => onTip(e.currentTarget, lineTip(t))}
+              onFocus={(e) => onTip(e.currentTarget, tipOf())}
               onBlur={() => onTip(null, null)}
-              aria-label={`${t.label}, ${t.kind === 'limit' ? 'limit in force' : t.kind}, ${t.anchorText}; ${where}${s !== null && where !== 'in view' ? '. Show it' : ''}`}
+              aria-label={t('timeline.chip.label', {
+                label,
+                kind: t(isFired ? 'timeline.chip.fired' : `timeline.chip.${l.kind}`),
+                clock: clockText(t, model, l),
+                where: t(`timeline.chip.${where}`),
+              })}
+              data-testid="timeline-chip"
+              data-fired={isFired ? '' : undefined}
             >
               <span className="tl-chip__swatch" aria-hidden="true" />
-              {t.label}
-              {t.anchor === 'node' && <span className="tl-chip__sub"> per node</span>}
-              {where !== 'in view' && <span className="tl-chip__sub"> · {where}</span>}
+              {label}
+              {isFired && <span className="tl-chip__badge"> {t('timeline.fired')}</span>}
+              {l.anchor === 'node' && <span className="tl-chip__sub"> {t('timeline.perNode')}</span>}
+              {where !== 'in' && <span className="tl-chip__sub"> · {t(`timeline.where.${where}`)}</span>}
             </button>
           </li>
         );

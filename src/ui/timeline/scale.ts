@@ -29,6 +29,14 @@ export function panView(v: View, bySeconds: number): View {
   return { start: v.start + bySeconds, end: v.end + bySeconds };
 }
 
+/** The view that shows `start`…`end` with a margin of `pad` (a fraction of the span) on both sides. */
+export function spanView(start: number, end: number, pad = 0.08): View {
+  const span = Math.max(end - start, MIN_SPAN_S);
+  const mid = (start + end) / 2;
+  const half = Math.min(MAX_SPAN_S, span * (1 + 2 * pad)) / 2;
+  return { start: mid - half, end: mid + half };
+}
+
 /** The view widened just enough to show `s`, with a margin. */
 export function includeView(v: View, s: number): View {
   if (s >= v.start && s <= v.end) return v;
@@ -50,29 +58,6 @@ export function ticks(v: View, widthPx: number, minGapPx = 84): { step: number; 
   const values: number[] = [];
   for (let t = Math.ceil(v.start / step) * step; t <= v.end + 1e-9; t += step) values.push(Math.round(t * 1000) / 1000);
   return { step, values };
-}
-
-/** Seconds after the origin as an axis label: `45 s`, `1.25 s`, `5 min`, `6 min 30 s`, `−6 s`. */
-export function formatOffset(s: number, step = 1): string {
-  const sign = s < 0 ? '−' : s > 0 ? '+' : '';
-  const a = Math.abs(s);
-  if (a >= 120 && step >= 1) {
-    const m = Math.floor(a / 60);
-    const rest = Math.round(a - m * 60);
-    return `${sign}${m} min${rest ? ` ${rest} s` : ''}`;
-  }
-  const decimals = step >= 1 ? 0 : step >= 0.1 ? 1 : step >= 0.01 ? 2 : 3;
-  return `${sign}${a.toFixed(decimals)} s`;
-}
-
-/** A duration for tooltips: `48.49 s`, `5 min 34 s`, `120 ms`. */
-export function formatDuration(s: number): string {
-  if (s < 1) return `${Math.round(s * 1000)} ms`;
-  if (s >= 120) {
-    const m = Math.floor(s / 60);
-    return `${m} min ${Math.round(s - m * 60)} s`;
-  }
-  return `${s.toFixed(s >= 10 ? 1 : 2)} s`;
 }
 
 /** An instant on the job clock: `18:30:40.510 UTC`, with the date when asked. */

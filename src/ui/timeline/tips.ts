@@ -1,7 +1,8 @@
 import type { PlacedRow, TimelineLane, TimelineMarker, TimelinePhase, ThresholdLine } from '../../core/timeline';
-import { PHASE_NAMES } from '../../core/timeline';
-import { STAGE_SHORT } from '../words';
-import { formatClock, formatDuration, formatOffset } from './scale';
+import { formatDuration, formatOffset } from '../../i18n/index';
+import type { T } from '../i18n';
+import { limitLabel } from './labels';
+import { formatClock } from './scale';
 
 // What the tooltip says about a bar, a marker or a limit line: exact instants, duration, how an instant was
 // obtained, and the evidence line.
@@ -9,95 +10,125 @@ import { formatClock, formatDuration, formatOffset } from './scale';
 export interface Tip {
   title: string;
   lines: string[];
+  /** The core's own sentence about how an instant was placed (English today: shown through CoreText). */
   note: string | null;
   evidence: { file: string; line: number; text: string } | null;
-  /** Extra entries folded into one marker cluster. */
-  more: string[];
+  /** Extra entries folded into one marker cluster, or where a phase ends (with its log text as code). */
+  more: { label: string; code?: string }[];
   action: string | null;
 }
 
 const cut = (t: string, n = 220) => (t.length > n ? `${t.slice(0, n - 1)}…` : t);
 
-export const MARKER_WORDS: Record<TimelineMarker['kind'], string> = {
-  launch: 'torchrun launched',
-  failure: 'Failure',
-  error: 'Error',
-  restart: 'Restart',
-  exit: 'Workers finished',
-  ready: 'Process group ready',
-};
-
-export function markerTitle(m: TimelineMarker): string {
-  const stage = m.stage && m.stage !== 'other' ? `: ${STAGE_SHORT[m.stage]}` : '';
-  if (m.kind === 'exit') return m.id === 'exit-barrier-done' ? 'Done waiting for the other agents' : 'Workers finished';
-  return `${MARKER_WORDS[m.kind]}${m.kind === 'failure' || m.kind === 'error' ? stage : ''}${m.own ? ' (its own failure)' : ''}`;
+export function markerTitle(t: T, m: TimelineMarker): string {
+  if (m.kind === 'exit') return t(m.id === 'exit-barrier-done' ? 'marker.exitBarrierDone' : 'marker.exit');
+  const base = t(`marker.${m.kind}`);
+  const stage =
+    (m.kind === 'failure' || m.kind === 'error') && m.stage && m.stage !== 'other'
+      ? t('marker.withStage', { what: base, stage: t(`stage.short.${m.stage}`) })
+      : base;
+  return m.own ? t('marker.own', { what: stage }) : stage;
 }
 
-export function phaseEndWords(p: TimelinePhase): string | null {
+export function phaseEndWords(t: T, p: TimelinePhase): string | null {
   if (p.end === 'next') return null;
-  if (p.end === 'failure') return p.stage ? `Ended in a failure: ${STAGE_SHORT[p.stage]}` : 'Ended in a failure';
-  if (p.end === 'exit') return 'Ended when the agent finished';
-  return 'The log ends here';
+  if (p.end === 'failure')
+    return p.stage ? t('phase.end.failureStage', { stage: t(`stage.short.${p.stage}`) }) : t('phase.end.failure');
+  if (p.end === 'exit') return t('phase.end.exit');
+  return t('phase.end.logEnd');
 }
 
-export function phaseTip(row: PlacedRow, lane: TimelineLane | null, p: TimelinePhase, origin: number): Tip {
+const who = (row: PlacedRow, lane: TimelineLane | null) => (lane ? `${row.node} · ${lane.label}` : row.node);
+
+export function phaseTip(t: T, row: PlacedRow, lane: TimelineLane | null, p: TimelinePhase, origin: number): Tip {
   const s = (p.startMs - origin) / 1000;
   const e = (p.endMs - origin) / 1000;
   const lines = [
-    `${formatOffset(s, 0.001)} → ${formatOffset(e, 0.001)}  ·  ${formatDuration(e - s)}`,
+    `${formatOffset(t.lang, s, 0.001)} → ${formatOffset(t.lang, e, 0.001)}  ·  ${formatDuration(t.lang, e - s)}`,
     `${formatClock(p.startMs)} → ${formatClock(p.endMs)}`,
   ];
-  const ended = phaseEndWords(p);
+  const ended = phaseEndWords(t, p);
   if (ended) lines.push(ended);
-  if (p.startTiming === 'derived') lines.push('Start derived from a wait the text states.');
+  if (p.startTiming === 'derived') lines.push(t('tip.startDerived'));
   return {
-    title: `${row.node}${lane ? ` · ${lane.label}` : ''} — ${PHASE_NAMES[p.kind]}`,
+    title: t('tip.title', { who: who(row, lane), what: t(`phase.${p.kind}`) }),
     lines,
     note: p.note,
     evidence: { ...p.startEvidence, text: cut(p.startEvidence.text) },
     more:
       p.endEvidence && p.end !== 'next'
-        ? [`Ends at ${p.endEvidence.file}:${p.endEvidence.line}: ${cut(p.endEvidence.text, 140)}`]
+        ? [
+            {
+              label: t('tip.endsAt', { where: `${p.endEvidence.file}:${p.endEvidence.line}` }),
+              code: cut(p.endEvidence.text, 140),
+            },
+          ]
         : [],
-    action: `Click to open ${p.startEvidence.file}:${p.startEvidence.line}`,
+    action: t('tip.open', { where: `${p.startEvidence.file}:${p.startEvidence.line}` }),
   };
 }
 
-export function markerTip(row: PlacedRow, lane: TimelineLane | null, group: TimelineMarker[], origin: number): Tip {
+/** The open end of a node that stopped logging while it waited: nothing says when (or whether) it stopped. */
+export function openTip(t: T, row: PlacedRow, p: TimelinePhase, origin: number, untilMs: number): Tip {
+  const s = (p.endMs - origin) / 1000;
+  return {
+    title: t('tip.title', { who: row.node, what: t('timeline.open') }),
+    lines: [
+      t('tip.openFrom', { at: formatOffset(t.lang, s, 0.001), clock: formatClock(p.endMs) }),
+      t('tip.openUntil', { span: formatDuration(t.lang, (untilMs - p.endMs) / 1000) }),
+      t('tip.openWhy'),
+    ],
+    note: null,
+    evidence: p.endEvidence ? { ...p.endEvidence, text: cut(p.endEvidence.text) } : null,
+    more: [],
+    action: p.endEvidence ? t('tip.open', { where: `${p.endEvidence.file}:${p.endEvidence.line}` }) : null,
+  };
+}
+
+export function markerTip(
+  t: T,
+  row: PlacedRow,
+  lane: TimelineLane | null,
+  group: TimelineMarker[],
+  origin: number,
+): Tip {
   const m = group[0]!;
   const s = (m.atMs - origin) / 1000;
-  const lines = [`${formatOffset(s, 0.001)}  ·  ${formatClock(m.atMs, true)}`];
+  const lines = [`${formatOffset(t.lang, s, 0.001)}  ·  ${formatClock(m.atMs, true)}`];
   if (m.rank !== null) lines.push(`rank ${m.rank}`);
-  if (m.count > 1) lines.push(`${m.count} lines like this at this instant`);
-  if (m.timing === 'derived') lines.push('Derived from a wait the text states.');
+  if (m.count > 1) lines.push(t('tip.sameInstant', { n: m.count }));
+  if (m.timing === 'derived') lines.push(t('tip.derived'));
   return {
-    title: `${row.node}${lane ? ` · ${lane.label}` : ''} — ${markerTitle(m)}`,
+    title: t('tip.title', { who: who(row, lane), what: markerTitle(t, m) }),
     lines,
     note: m.note,
     evidence: { ...m.evidence, text: cut(m.evidence.text) },
     more: group
       .slice(1, 6)
-      .map(
-        (o) =>
-          `${markerTitle(o)} at ${formatOffset((o.atMs - origin) / 1000, 0.001)} (${o.evidence.file}:${o.evidence.line})`,
-      )
-      .concat(group.length > 6 ? [`… and ${group.length - 6} more`] : []),
-    action: `Click to open ${m.evidence.file}:${m.evidence.line}`,
+      .map((o) => ({
+        label: t('tip.moreAt', {
+          what: markerTitle(t, o),
+          at: formatOffset(t.lang, (o.atMs - origin) / 1000, 0.001),
+          where: `${o.evidence.file}:${o.evidence.line}`,
+        }),
+      }))
+      .concat(group.length > 6 ? [{ label: t('tip.andMore', { n: group.length - 6 }) }] : []),
+    action: t('tip.open', { where: `${m.evidence.file}:${m.evidence.line}` }),
   };
 }
 
-export function lineTip(t: ThresholdLine): Tip {
+export function lineTip(t: T, line: ThresholdLine, fired: boolean, clockText: string): Tip {
   const what =
-    t.kind === 'limit'
-      ? `A limit in force (${t.from === 'logs' ? 'set in the logs' : 'the default for this version and backend'})`
-      : t.kind === 'recommended'
-        ? 'The rendezvous limit skewscope recommends'
-        : 'Reference mark';
+    line.kind === 'limit'
+      ? t(line.from === 'logs' ? 'tip.limitLogs' : 'tip.limitDefault')
+      : line.kind === 'recommended'
+        ? t('tip.recommended')
+        : t('tip.reference');
   return {
-    title: t.label,
-    lines: [what, `Clock: ${t.anchorText}`],
+    title: limitLabel(t, line),
+    lines: [...(fired ? [t('tip.fired')] : []), what, clockText],
     note: null,
-    evidence: t.evidence ? { ...t.evidence, text: cut(t.evidence.text) } : null,
+    evidence: line.evidence ? { ...line.evidence, text: cut(line.evidence.text) } : null,
     more: [],
     action: null,
   };

@@ -1,0 +1,130 @@
+// The last diagnosis, kept in this browser so a reload shows it again — the diagnosis only, never the logs:
+// it is stored as a share link's payload (findings as codes and numbers, the nodes' lags and events, the
+// evidence lines shown with it), unredacted since it never leaves this browser. "Forget" removes it. The
+// selection and the zoom come back from the address bar (see fragment.ts), so only a new job is saved.
+import { create } from 'zustand';
+import { previewShare, type ShareOptions } from '../share/index';
+import type { Diagnosis } from '../core/findings';
+import type { JobModel } from '../core/model';
+import { readItem, writeItem } from './prefs';
+import type { SaveReply, SaveRequest } from './saved.worker';
+import { useAppStore } from './store';
+import { useViewStore } from './view';
+
+const KEY = 'skewscope.lastDiagnosis';
+/** Saving waits for the analysis to settle (corrections, a language switch) and for the main thread to be idle. */
+const SAVE_DELAY_MS = 600;
+
+interface Stored {
+  link: string;
+  savedAt: number;
+}
+
+export function readSaved(): Stored | null {
+  const raw = readItem(KEY);
+  if (!raw) return null;
+  try {
+    const v = JSON.parse(raw) as Partial<Stored>;
+    return typeof v.link === 'string' && typeof v.savedAt === 'number' ? { link: v.link, savedAt: v.savedAt } : null;
+  } catch {
+    return null;
+  }
+}
+
+export interface SavedState {
+  /** Whether the diagnosis on screen is kept for a reload (false after "Forget", until the next analysis). */
+  keeping: boolean;
+  /** Why it could not be kept (too large for a link, storage full), when it could not. */
+  failed: boolean;
+  /** Removes the kept diagnosis and keeps nothing more of the one on screen. */
+  forget(): void;
+}
+
+export const useSavedStore = create<SavedState>()((set) => ({
+  keeping: true,
+  failed: false,
+  forget: () => {
+    cancelSave();
+    writeItem(KEY, null);
+    set({ keeping: false, failed: false });
+  },
+}));
+
+let timer: ReturnType<typeof setTimeout> | null = null;
+
+function cancelSave(): void {
+  if (timer !== null) clearTimeout(timer);
+  timer = null;
+}
+
+let worker: Worker | null = null;
+let saves = 0;
+
+/** The link for `job`, built in a worker where there is one (the page stays responsive), else here. */
+function encode(id: number, job: JobModel, diagnosis: Diagnosis, options: ShareOptions): Promise<string | null> {
+  if (typeof Worker === 'undefined') {
+    const result = previewShare(job, diagnosis, options);
+    return Promise.resolve(result.ok ? result.url : null);
+  }
+  worker ??= new Worker(new URL('./saved.worker.ts', import.meta.url), { type: 'module', name: 'skewscope-save' });
+  const w = worker;
+  return new Promise((resolve) => {
+    const onMessage = (event: MessageEvent<SaveReply>) => {
+      if (event.data.id !== id) return;
+      w.removeEventListener('message', onMessage);
+      resolve(event.data.link);
+    };
+    w.addEventListener('message', onMessage);
+    w.postMessage({ id, job, diagnosis, options } satisfies SaveRequest);
+  });
+}
+
+function save(): void {
+  timer = null;
+  const { job, diagnosis, lang, phase } = useAppStore.getState();
+  if (phase !== 'done' || !job || !diagnosis || !useSavedStore.getState().keeping) return;
+  const { selectedNode, zoom } = useViewStore.getState();
+  const id = ++saves;
+  void encode(id, job, diagnosis, {
+    base: '',
+    hostnames: false,
+    ips: false,
+    paths: 'keep',
+    evidence: true,
+    lang,
+    selectedNode: selectedNode && job.nodes.some((n) => n.id === selectedNode) ? selectedNode : null,
+    zoom,
+    maxUrlLength: Number.MAX_SAFE_INTEGER,
+  }).then((link) => {
+    // A later save, a "Forget" or another job since: this one is stale.
+    const now = useAppStore.getState();
+    if (id !== saves || now.job !== job || !useSavedStore.getState().keeping) return;
+    if (link === null) {
+      writeItem(KEY, null);
+      useSavedStore.setState({ failed: true });
+      return;
+    }
+    writeItem(KEY, JSON.stringify({ link, savedAt: Date.now() } satisfies Stored));
+    useSavedStore.setState({ failed: readSaved()?.link !== link });
+  });
+}
+
+function scheduleSave(): void {
+  cancelSave();
+  timer = setTimeout(save, SAVE_DELAY_MS);
+}
+
+/** Removes the kept diagnosis (Start over: nothing on screen, nothing kept). */
+export function clearSaved(): void {
+  cancelSave();
+  writeItem(KEY, null);
+}
+
+if (typeof window !== 'undefined') {
+  useAppStore.subscribe((state, prev) => {
+    // A new analysis is kept again, even after "Forget" on the one before.
+    if (prev.phase === 'idle' && state.phase !== 'idle') useSavedStore.setState({ keeping: true, failed: false });
+    if (state.phase === 'done' && state.job && (state.job !== prev.job || state.diagnosis !== prev.diagnosis))
+      scheduleSave();
+  });
+}

@@ -1,0 +1,18 @@
+import type { AppError } from '../state/index';
+import { CoreText, useT } from './i18n';
+
+/** A problem outside any one file: what was dropped could not be listed, or the analysis itself failed. */
+export function ErrorBanner({ error }: { error: AppError }) {
+  const t = useT();
+  return (
+    <p className="banner banner--error" role="alert" data-testid="app-error" data-code={error.code}>
+      {t(`error.${error.code}`)}
+      {error.detail && (
+        <>
+          {' '}
+          <CoreText>{error.detail}</CoreText>
+        </>
+      )}
+    </p>
+  );
+}

@@ -1,0 +1,90 @@
+// The views' way into src/i18n: the language on screen, `t` bound to it, and the one component that shows
+// text the core still writes in English.
+import { useMemo, type ReactNode } from 'react';
+import { noteText, reasonText } from '../core/notesText';
+import type { Note, Reason } from '../core/model';
+import { t as translate, type Key, type Lang, type ValuesOf } from '../i18n/index';
+import { useAppStore } from '../state/index';
+
+export type T = (<K extends Key>(key: K, ...values: ValuesOf<K>) => string) & { lang: Lang };
+
+export function bindT(lang: Lang): T {
+  const bound = (<K extends Key>(key: K, ...values: ValuesOf<K>) => translate(lang, key, ...values)) as T;
+  bound.lang = lang;
+  return bound;
+}
+
+export function useLang(): Lang {
+  return useAppStore((s) => s.lang);
+}
+
+/** `t` for the language on screen; the component re-renders when it changes. */
+export function useT(): T {
+  const lang = useLang();
+  return useMemo(() => bindT(lang), [lang]);
+}
+
+/**
+ * Sentences the core writes in English today (file problems, timeline notes, identity hints, the words of
+ * notes from share links of format 1), shown as they are and marked as English for screen readers. The core is
+ * moving these to codes with values whose words live in src/i18n; when it does, this component renders them
+ * through `t` and the e2e language walk stops skipping `[data-core-text]`.
+ */
+export function CoreText({ children, className }: { children: string; className?: string }) {
+  return (
+    <span className={className ? `core-text ${className}` : 'core-text'} data-core-text="" lang="en">
+      {children}
+    </span>
+  );
+}
+
+const TAGS = /<(b|c|k|em)>(.*?)<\/\1>/g;
+
+/**
+ * A message with a little markup: `<b>bold</b>`, `<c>code</c>`, `<k>key</k>`, `<em>stress</em>` (code inside bold).
+ * Only the catalogue's own text carries tags; values filled into it are shown as text.
+ */
+export function Rich({ text }: { text: string }) {
+  const out: ReactNode[] = [];
+  let at = 0;
+  for (const m of text.matchAll(TAGS)) {
+    if (m.index > at) out.push(text.slice(at, m.index));
+    const inner = m[2]!;
+    const key = out.length;
+    // Bold and stress may hold code (`<b><c>--log-dir</c> trees</b>`); code and keys are literal.
+    if (m[1] === 'b') out.push(<strong key={key}>{inner.includes('<') ? <Rich text={inner} /> : inner}</strong>);
+    else if (m[1] === 'c') out.push(<code key={key}>{inner}</code>);
+    else if (m[1] === 'k') out.push(<kbd key={key}>{inner}</kbd>);
+    else out.push(<em key={key}>{inner.includes('<') ? <Rich text={inner} /> : inner}</em>);
+    at = m.index + m[0].length;
+  }
+  if (at < text.length) out.push(text.slice(at));
+  return <>{out}</>;
+}
+
+const TICKS = /`([^`]+)`/g;
+
+/**
+ * A sentence of the core's advice and findings: what it quotes between backticks (a command, a module, a
+ * package) is code, shown as code — the same text reads as Markdown in the CLI's and the export's output.
+ */
+export function Prose({ text }: { text: string }) {
+  if (!text.includes('`')) return <>{text}</>;
+  const out: ReactNode[] = [];
+  let at = 0;
+  for (const m of text.matchAll(TICKS)) {
+    if (m.index > at) out.push(text.slice(at, m.index));
+    out.push(<code key={out.length}>{m[1]}</code>);
+    at = m.index + m[0].length;
+  }
+  if (at < text.length) out.push(text.slice(at));
+  return <>{out}</>;
+}
+
+/** An analysis note or a reason for the culprit: worded in the reader's language from its code and values. */
+export function AnalysisText({ item, kind }: { item: Note | Reason; kind: 'note' | 'reason' }) {
+  const lang = useLang();
+  const text = kind === 'note' ? noteText(lang, item as Note) : reasonText(lang, item as Reason);
+  // A note that arrived as words only (a share link of format 1) is the English it was written in.
+  return item.code === 'text' ? <CoreText>{text}</CoreText> : <>{text}</>;
+}
