@@ -1,11 +1,11 @@
 import { CATALOGUE, ENTRY, isLauncherText, isTorchEvidence, type CatalogueEntry } from '../catalogue';
 import { MAX_ERROR_FILE_BYTES, isErrorFile, readErrorFile } from '../errorFile';
 import { hintsFromPath, hostFromNodeId } from '../identity';
-import { LineScanner, anchorRegex, type ScannedLine } from '../lineScanner';
+import { LineScanner, type ScannedLine } from '../lineScanner';
 import type { FailureStage, FileExtract, IdentityHint, LogEvent, StreamExtract } from '../model';
 import { WrapperMemory, parsePrefixes, type ParsedLine } from '../prefixes';
 import { contentHints } from './identity';
-import { firstEntry } from './match';
+import { firstEntry, firstEntryOf } from './match';
 import { errorFileProblem, problemOf } from './problems';
 import { quotedLines } from './records';
 import { newStream, noteAgent, type StreamState } from './stream';
@@ -37,16 +37,16 @@ const UNTIL_LAUNCH = CATALOGUE.filter((e) => e.untilLaunch).map((e) => e.id);
 const ONCE = CATALOGUE.filter((e) => e.once).map((e) => e.id);
 const TORCH_ORIGIN = /(?:^|[\\/.])torch[\\/.]distributed(?:[\\/.]|$)/;
 
-const anchorCache = new Map<string, string>();
-/** The combined anchor search without the anchors that only retired entries need. */
-function anchorsWithout(retired: ReadonlySet<string>): RegExp {
+const anchorCache = new Map<string, string[]>();
+/** The anchor literals the scanner searches for, without those that only retired entries need (one array per set). */
+function anchorsWithout(retired: ReadonlySet<string>): string[] {
   const key = [...retired].sort().join(',');
-  let src = anchorCache.get(key);
-  if (src === undefined) {
-    src = anchorRegex(CATALOGUE.filter((e) => !retired.has(e.id)).flatMap((e) => e.anchors)).source;
-    anchorCache.set(key, src);
+  let list = anchorCache.get(key);
+  if (list === undefined) {
+    list = CATALOGUE.filter((e) => !retired.has(e.id)).flatMap((e) => e.anchors);
+    anchorCache.set(key, list);
   }
-  return new RegExp(src, 'g');
+  return list;
 }
 
 export interface Extractor {
@@ -79,6 +79,8 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
   const wrappers = new WrapperMemory();
   // eslint-disable-next-line prefer-const -- the line callback refers to it before construction ends
   let scanner: LineScanner;
+  /** The anchors being searched for: a line's anchor indices point into this list. */
+  let anchorList = anchorsWithout(new Set());
 
   // Anchors that only retired entries need stop being searched for. With one stream per file that is as soon
   // as the stream retires them; a labelled file (several nodes in one) waits until every stream has retired
@@ -99,7 +101,8 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
     pendingRetire = false;
     if (!revived && common.size === anchorsRetired.size) return;
     anchorsRetired = common;
-    scanner.setAnchors(anchorsWithout(common));
+    anchorList = anchorsWithout(common);
+    scanner.setAnchors(anchorList);
   };
 
   const stream = (key: string): StreamState => {
@@ -125,6 +128,7 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
 
   const onLine = (l: ScannedLine) => {
     currentLine = l.line;
+    const anchors = l.anchors.map((i) => anchorList[i]!);
     if (pendingRetire && l.line - lastNewStream >= NEW_STREAM_QUIET_LINES) retireAnchors(l.line);
     const p = parsePrefixes(l.text, wrappers);
     const s = stream(streamKeyOf(p));
@@ -140,21 +144,22 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
       for (const text of inner) {
         const ip = parsePrefixes(text);
         ip.clocks = [...p.clocks, ...ip.clocks];
-        matchLine(s, { ...l, text }, ip);
+        matchLine(s, { ...l, text, anchors: [] }, ip, null);
       }
       return;
     }
-    matchLine(s, l, p);
+    matchLine(s, l, p, anchors);
   };
 
-  const matchLine = (s: StreamState, l: ScannedLine, p: ParsedLine) => {
+  /** `anchors`: the anchor literals the scanner found on the line (null: look for them in the text). */
+  const matchLine = (s: StreamState, l: ScannedLine, p: ParsedLine, anchors: readonly string[] | null) => {
     const text = l.text;
     // Traceback structure first: a collapsed traceback may hold frames and the exception on one line.
     readTraceback(s, l.line, text);
     if (s.frames.length && s.x.torchEvidence.length === 0 && torchFrames(s.frames))
       noteEvidence(s, `line ${l.line}: a traceback through torch.distributed`);
     if (s.richCall === l.line) noteEvidence(s, `line ${l.line}: a traceback stopped in a torch.distributed call`);
-    const hit = firstEntry(text, p.msg, s.retired);
+    const hit = anchors ? firstEntryOf(anchors, p.msg, s.retired) : firstEntry(text, p.msg, s.retired);
     if (!hit) return;
     const { entry, fields } = hit;
     if (p.format) {
@@ -242,12 +247,12 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
       const p = parsePrefixes(text);
       if (doc.clock) p.clocks = [doc.clock, ...p.clocks];
       if (i === 0) s.x.firstLine = { line: 1, text: cutText(text), clocks: p.clocks };
-      matchLine(s, { line: 1, text, cut: false }, p);
+      matchLine(s, { line: 1, text, cut: false, anchors: [] }, p, null);
     });
     return doc;
   };
 
-  scanner = new LineScanner(anchorsWithout(new Set()), onLine, {
+  scanner = new LineScanner(anchorList, onLine, {
     maxLineChars: opts.maxLineChars,
     headLines: HEAD_LINES,
   });
