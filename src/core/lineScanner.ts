@@ -1,3 +1,4 @@
+import type { FileDecoding } from './model';
 import { anchorSearchFor, type AnchorSearch } from './scan/anchorSearch';
 import { cleanLine, needsCleaning } from './scan/clean';
 import { SNIFF_BYTES, looksBinary, sniffBom, sniffPacked, type Packed } from './scan/sniff';
@@ -19,19 +20,7 @@ export interface ScannedLine {
   anchors: number[];
 }
 
-export interface DecodingStats {
-  /** The encoding the bytes were read in (UTF-16 with a byte-order mark is transcoded while streaming). */
-  encoding: 'utf-8' | 'utf-16le' | 'utf-16be';
-  bom: boolean;
-  /** Bytes that were not valid UTF-8 (or unpaired UTF-16 surrogates) and became U+FFFD, in the lines read. */
-  invalidBytes: number;
-  /** NUL bytes skipped: the leading run, and those in the lines read (padding left by copytruncate or a crash). */
-  nulBytes: number;
-  /** Terminal escape sequences (colours, titles) removed from the lines read. */
-  ansiSequences: number;
-  /** Lines longer than the limit, cut. */
-  cutLines: number;
-}
+export type DecodingStats = FileDecoding;
 
 export interface ScanStats {
   bytes: number;

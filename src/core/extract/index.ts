@@ -298,6 +298,7 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
         lines: st.lines,
         longLines: st.longLines,
         invalidUtf8: st.invalidUtf8,
+        decoding: { ...st.decoding },
         mtimeMs: opts.mtimeMs ?? null,
         streams: problem ? [] : out,
         problem,
