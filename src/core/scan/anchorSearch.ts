@@ -216,15 +216,20 @@ function pushTo(map: Map<number, number[]>, k: number, v: number): void {
 
 const cache = new Map<string, AnchorSearch>();
 const CACHE_MAX = 64;
+/** The same list object again (the extractor keeps its lists) skips joining ~120 strings for the key. */
+const byList = new WeakMap<readonly string[], AnchorSearch>();
 
 /** The search for this anchor list, compiled once per distinct list (retirement switches between a few). */
 export function anchorSearchFor(anchors: readonly string[]): AnchorSearch {
+  let s = byList.get(anchors);
+  if (s) return s;
   const key = anchors.join('\u0000');
-  let s = cache.get(key);
+  s = cache.get(key);
   if (!s) {
     if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
     s = new AnchorSearch(anchors);
     cache.set(key, s);
   }
+  byList.set(anchors, s);
   return s;
 }
