@@ -267,6 +267,12 @@ export class LineScanner {
       pos = le + 1;
     }
     while (pos < to) {
+      if (this.probe !== null) {
+        // Files holding many nodes: line by line, the anchor search bounded to each line. A new label's line can
+        // change the anchors, and a search run far ahead with the old ones would be thrown away each time.
+        pos = this.walkLines(b, pos, to, to, true);
+        continue;
+      }
       const target = this.search.first(b, pos, to);
       if (target < 0) break;
       const ls = lineStart(b, pos, target);
@@ -291,7 +297,7 @@ export class LineScanner {
    * whose callback changed the search.
    */
   private walk(b: Uint8Array, from: number, to: number): number {
-    if (this.probe !== null) return this.walkLines(b, from, to, to);
+    if (this.probe !== null) return this.walkLines(b, from, to, to, false);
     // Newlines are counted a word at a time, block by block. In a coloured file a block holding an ESC is walked
     // line by line; a line over the limit covers a whole block (half the limit) without a newline, and is looked
     // at alone (NUL padding too long to be a line is dropped there).
@@ -310,7 +316,7 @@ export class LineScanner {
       if (n < 0) {
         // Through the end of the line the block ends in.
         const stop = end === to ? to : b.indexOf(NL, end - 1) + 1;
-        const reached = this.walkLines(b, ls, stop, to);
+        const reached = this.walkLines(b, ls, stop, to, false);
         if (reached < stop || this.version !== version) return reached;
         pos = stop;
       } else {
@@ -323,16 +329,25 @@ export class LineScanner {
     return to;
   }
 
-  /** `walk` one line at a time: the stream probe, the length and (coloured files) ESC are checked on each line. */
-  private walkLines(b: Uint8Array, from: number, stop: number, to: number): number {
+  /**
+   * `walk` one line at a time: the stream probe, the length, (coloured files) ESC and, with `anchors`, the
+   * anchor search are checked on each line.
+   */
+  private walkLines(b: Uint8Array, from: number, stop: number, to: number, anchors: boolean): number {
     let pos = from;
     const long = this.maxLine;
     const probe = this.probe;
     const version = this.version;
+    const search = this.search;
     while (pos < stop) {
       const le = b.indexOf(NL, pos);
       const fresh = probe !== null && probe(b, pos, le);
-      if (fresh || le - pos > long || (this.colour && hasEsc(b, pos, le))) {
+      if (
+        fresh ||
+        le - pos > long ||
+        (this.colour && hasEsc(b, pos, le)) ||
+        (anchors && search.first(b, pos, le) >= 0)
+      ) {
         this.handleLine(b, pos, le, fresh);
         if (this.version !== version) return le + 1;
       } else this.lineNo++;
