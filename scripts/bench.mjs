@@ -45,7 +45,7 @@ const USAGE = `usage: node scripts/bench.mjs [options]   (npm run bench -- [opti
   --cli FILE       time this CLI bundle instead of ${CLI_REL} (e.g. an older build, for before/after)
   --web-dist DIR   serve this built app instead of dist/web (built when missing or older than src/)
   --regen          regenerate the inputs even if bench-data/ has them
-  --timeout S      give up on one run after S seconds, its process group killed (default 900)
+  --timeout S      give up on one run after S seconds, its process group killed (default 120)
   --json           print the results as JSON on stdout (progress goes to stderr)
   -h, --help       this text`;
 
@@ -69,7 +69,7 @@ function parseCli() {
       cli: { type: 'string' },
       'web-dist': { type: 'string' },
       regen: { type: 'boolean', default: false },
-      timeout: { type: 'string', default: '900' },
+      timeout: { type: 'string', default: '120' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
