@@ -103,6 +103,15 @@ function* cases() {
             `${JSON.stringify(seed)} + ${JSON.stringify(u)}×${pump} + ${JSON.stringify(k)}`,
             () => seed + u.repeat(Math.ceil(pump / u.length)) + k,
           ];
+    // The seed itself repeated: every occurrence is a start for an unanchored pattern.
+    for (const seed of sub.seeds.slice(0, 2))
+      if (seed)
+        for (const k of KILL)
+          yield [
+            sub,
+            `${JSON.stringify(seed)} repeated, then ${JSON.stringify(k)}`,
+            () => seed.repeat(Math.ceil(pump / seed.length)) + k,
+          ];
     for (const r of REPEATED)
       yield [sub, `${JSON.stringify(r)} repeated`, () => r.repeat(Math.ceil(pump / r.length)) + 'x'];
     // Real lines the subject matches, pumped at every change of character class.
