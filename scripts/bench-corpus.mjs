@@ -160,7 +160,7 @@ function randomId(rand, n) {
 
 const pad = (n, w = 2) => String(n).padStart(w, '0');
 /** Fractional digits below the millisecond survive a shift unchanged (they are not wall-clock anyway). */
-const TIME_FORMATS = [
+export const TIME_FORMATS = [
   {
     // kubectl logs --timestamps: 2026-11-29T18:35:06.758216632Z
     re: /(?<![\d.])(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)\.(\d{3})(\d{6})Z/g,
@@ -200,7 +200,7 @@ function hms(d) {
 }
 
 /** Every instant printed on a line, in ms since the epoch. */
-function timesOn(line) {
+export function timesOn(line) {
   const out = [];
   for (const f of TIME_FORMATS) for (const m of line.matchAll(f.re)) out.push(f.read(m)[0]);
   return out;

@@ -117,6 +117,21 @@ export interface FileProblem {
   message: string;
 }
 
+/** What the scanner did to read a file's text honestly: its encoding and what it removed or replaced. */
+export interface FileDecoding {
+  /** The encoding the bytes were read in (UTF-16 with a byte-order mark is transcoded while streaming). */
+  encoding: 'utf-8' | 'utf-16le' | 'utf-16be';
+  bom: boolean;
+  /** Bytes that were not valid UTF-8 (or unpaired UTF-16 surrogates) and became U+FFFD, in the lines read. */
+  invalidBytes: number;
+  /** NUL bytes skipped: the leading run, and those in the lines read (padding left by copytruncate or a crash). */
+  nulBytes: number;
+  /** Terminal escape sequences (colours, titles) removed from the lines read. */
+  ansiSequences: number;
+  /** Lines longer than the limit, cut. */
+  cutLines: number;
+}
+
 export interface FileExtract {
   file: string;
   bytes: number;
@@ -125,6 +140,8 @@ export interface FileExtract {
   longLines: number;
   /** Byte sequences that were not valid UTF-8 (replaced with U+FFFD). */
   invalidUtf8: boolean;
+  /** How the bytes were read and what was cleaned up on the way (absent where no scan ran). */
+  decoding?: FileDecoding;
   /** Modification time from the file system, if known (ms since epoch) — a hint for the year. */
   mtimeMs: number | null;
   streams: StreamExtract[];

@@ -40,7 +40,9 @@ export const CANN: CatalogueEntry[] = [
     kind: 'failure',
     anchors: ['EI0002'],
     pattern:
-      'EI0002:?\\s{0,8}(?:\\[PID: \\d{1,9}\\]\\s{0,4})?(?:[\\d:.-]{20,30}\\s{0,4})?(?<detail>.*?(?:remote rank:? ?\\[?(?<remote>\\d{1,10})\\]?)?.*)$',
+      // The text up to "remote rank" is read one way only (no lazy run before an optional group), so a line
+      // that does not end where `$` wants cannot make the search quadratic.
+      'EI0002:?\\s{0,8}(?:\\[PID: \\d{1,9}\\]\\s{0,4})?(?:[\\d:.-]{20,30}\\s{0,4})?(?<detail>(?:[^r\\n]|r(?!emote rank))*(?:remote rank:? ?\\[?(?<remote>\\d{1,10})\\]?)?.*)',
     samples: [
       'EI0002: [PID: 27713] 2025-10-11-15:09:34.713.335 The wait execution of the Notify register times out. Reason: The Notify register has not received the Notify record from remote rank: [24].',
     ],

@@ -1,11 +1,11 @@
 import { CATALOGUE, ENTRY, isLauncherText, isTorchEvidence, type CatalogueEntry } from '../catalogue';
 import { MAX_ERROR_FILE_BYTES, isErrorFile, readErrorFile } from '../errorFile';
 import { hintsFromPath, hostFromNodeId } from '../identity';
-import { LineScanner, anchorRegex, type ScannedLine } from '../lineScanner';
+import { LineScanner, streamLabelProbe, type ScannedLine } from '../lineScanner';
 import type { FailureStage, FileExtract, IdentityHint, LogEvent, StreamExtract } from '../model';
 import { WrapperMemory, parsePrefixes, type ParsedLine } from '../prefixes';
 import { contentHints } from './identity';
-import { firstEntry } from './match';
+import { firstEntry, firstEntryOf } from './match';
 import { errorFileProblem, problemOf } from './problems';
 import { quotedLines } from './records';
 import { newStream, noteAgent, type StreamState } from './stream';
@@ -28,8 +28,6 @@ import {
 const MAX_EVENT_TEXT = 2000;
 const HEAD_LINES = 40;
 const PID_MAX = 4_194_304;
-/** In a file holding several nodes, this many lines without a new node let anchors be retired file-wide. */
-const NEW_STREAM_QUIET_LINES = 2000;
 /** Reasons a stream is torch evidence, kept for the report (the first few are enough). */
 const MAX_EVIDENCE_REASONS = 4;
 /** Entries that head a block of field lines (the launch config, the rendezvous result). */
@@ -38,16 +36,16 @@ const UNTIL_LAUNCH = CATALOGUE.filter((e) => e.untilLaunch).map((e) => e.id);
 const ONCE = CATALOGUE.filter((e) => e.once).map((e) => e.id);
 const TORCH_ORIGIN = /(?:^|[\\/.])torch[\\/.]distributed(?:[\\/.]|$)/;
 
-const anchorCache = new Map<string, string>();
-/** The combined anchor search without the anchors that only retired entries need. */
-function anchorsWithout(retired: ReadonlySet<string>): RegExp {
+const anchorCache = new Map<string, string[]>();
+/** The anchor literals the scanner searches for, without those that only retired entries need (one array per set). */
+function anchorsWithout(retired: ReadonlySet<string>): string[] {
   const key = [...retired].sort().join(',');
-  let src = anchorCache.get(key);
-  if (src === undefined) {
-    src = anchorRegex(CATALOGUE.filter((e) => !retired.has(e.id)).flatMap((e) => e.anchors)).source;
-    anchorCache.set(key, src);
+  let list = anchorCache.get(key);
+  if (list === undefined) {
+    list = CATALOGUE.filter((e) => !retired.has(e.id)).flatMap((e) => e.anchors);
+    anchorCache.set(key, list);
   }
-  return new RegExp(src, 'g');
+  return list;
 }
 
 export interface Extractor {
@@ -80,27 +78,48 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
   const wrappers = new WrapperMemory();
   // eslint-disable-next-line prefer-const -- the line callback refers to it before construction ends
   let scanner: LineScanner;
+  /** The anchors being searched for: a line's anchor indices point into this list. */
+  let anchorList = anchorsWithout(new Set());
 
-  // Anchors that only retired entries need stop being searched for. With one stream per file that is as soon
-  // as the stream retires them; a labelled file (several nodes in one) waits until every stream has retired
-  // them and no new stream has appeared for a while, as another node may still need them.
-  let currentLine = 0;
-  let lastNewStream = 0;
-  let pendingRetire = false;
-  let anchorsRetired = new Set<string>();
-  const retireAnchors = (line: number) => {
-    const all = [...streams.values()].map((x) => x.retired);
-    const common = new Set([...all[0]!].filter((id) => all.every((r) => r.has(id))));
-    // An entry a restart revived is searched for again at once.
-    const revived = [...anchorsRetired].some((id) => !common.has(id));
-    if (!revived && streams.size > 1 && line - lastNewStream < NEW_STREAM_QUIET_LINES) {
-      pendingRetire = common.size > anchorsRetired.size;
-      return;
-    }
-    pendingRetire = false;
-    if (!revived && common.size === anchorsRetired.size) return;
+  // Anchors that only retired entries need stop being searched for, from the next line on, once every stream
+  // that counts has retired them. In a labelled file (several nodes in one) the scanner's stream probe hands on
+  // the first line of each new label, so a node that shows up later gets every anchor back at once; the
+  // unlabelled remainder of a labelled file counts only once it has events of its own. Counts per entry keep
+  // this cheap with thousands of streams (an entry a stream takes back must decrement its count).
+  let labelled = false;
+  const counting = new Set<StreamState>();
+  const retiredBy = new Map<string, number>();
+  let anchorsRetired: ReadonlySet<string> = new Set<string>();
+  const countStream = (s: StreamState, on: boolean) => {
+    if (counting.has(s) === on) return;
+    if (on) counting.add(s);
+    else counting.delete(s);
+    for (const id of s.retired) retiredBy.set(id, (retiredBy.get(id) ?? 0) + (on ? 1 : -1));
+  };
+  const retire = (s: StreamState, id: string) => {
+    if (s.retired.has(id)) return;
+    s.retired.add(id);
+    if (counting.has(s)) retiredBy.set(id, (retiredBy.get(id) ?? 0) + 1);
+  };
+  const revive = (s: StreamState, id: string): boolean => {
+    if (!s.retired.delete(id)) return false;
+    if (counting.has(s)) retiredBy.set(id, retiredBy.get(id)! - 1);
+    return true;
+  };
+  /** Search for the anchors of the entries some counting stream still needs (a revived entry at once). */
+  const retireAnchors = () => {
+    const common = new Set<string>();
+    if (counting.size > 0) for (const [id, n] of retiredBy) if (n === counting.size) common.add(id);
+    if (common.size === anchorsRetired.size && [...common].every((id) => anchorsRetired.has(id))) return;
     anchorsRetired = common;
-    scanner.setAnchors(anchorsWithout(common));
+    anchorList = anchorsWithout(common);
+    scanner.setAnchors(anchorList);
+  };
+  /** The unlabelled remainder of a labelled file counts from its first event on. */
+  const ownEvent = (s: StreamState) => {
+    if (counting.has(s)) return;
+    countStream(s, true);
+    retireAnchors();
   };
 
   const stream = (key: string): StreamState => {
@@ -108,7 +127,14 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
     if (!s) {
       s = newStream(file, key);
       streams.set(key, s);
-      lastNewStream = currentLine;
+      if (key !== '' && !labelled) {
+        labelled = true;
+        scanner.setStreamProbe(streamLabelProbe());
+        const rest = streams.get('');
+        if (rest && rest.x.events.length === 0) countStream(rest, false);
+      }
+      if (key !== '' || !labelled) countStream(s, true);
+      retireAnchors();
     }
     return s;
   };
@@ -125,10 +151,12 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
   };
 
   const onLine = (l: ScannedLine) => {
-    currentLine = l.line;
-    if (pendingRetire && l.line - lastNewStream >= NEW_STREAM_QUIET_LINES) retireAnchors(l.line);
+    let anchors: readonly string[] | null = l.anchors.map((i) => anchorList[i]!);
     const p = parsePrefixes(l.text, wrappers);
+    const retiredBefore = anchorsRetired;
     const s = stream(streamKeyOf(p));
+    // A new stream brought anchors back: this line was searched without them, so look for all of them.
+    if (anchorsRetired !== retiredBefore) anchors = null;
     if (p.hostKeysStream && p.slurm === null && p.host && !p.hostIsLabel) s.hostKey = true;
     else if (p.host && p.outer.includes('nccl')) s.prefixHosts.set(p.host, (s.prefixHosts.get(p.host) ?? 0) + 1);
     if (s.x.firstLine === null && l.text.trim() !== '')
@@ -141,14 +169,15 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
       for (const text of inner) {
         const ip = parsePrefixes(text);
         ip.clocks = [...p.clocks, ...ip.clocks];
-        matchLine(s, { ...l, text }, ip);
+        matchLine(s, { ...l, text, anchors: [] }, ip, null);
       }
       return;
     }
-    matchLine(s, l, p);
+    matchLine(s, l, p, anchors);
   };
 
-  const matchLine = (s: StreamState, l: ScannedLine, p: ParsedLine) => {
+  /** `anchors`: the anchor literals the scanner found on the line (null: look for them in the text). */
+  const matchLine = (s: StreamState, l: ScannedLine, p: ParsedLine, anchors: readonly string[] | null) => {
     const text = l.text;
     // Traceback structure first: a collapsed traceback may hold frames and the exception on one line.
     const added = readTraceback(s, l.line, text);
@@ -156,7 +185,7 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
     if (s.frames.length && s.x.torchEvidence.length === 0 && torchFrames(s.frames))
       noteEvidence(s, `line ${l.line}: a traceback through torch.distributed`);
     if (s.richCall === l.line) noteEvidence(s, `line ${l.line}: a traceback stopped in a torch.distributed call`);
-    const hit = firstEntry(text, p.msg, s.retired);
+    const hit = anchors ? firstEntryOf(anchors, p.msg, s.retired) : firstEntry(text, p.msg, s.retired);
     if (!hit) return;
     const { entry, fields } = hit;
     if (p.format) {
@@ -176,10 +205,12 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
       if (fresh) ev.frames = s.frames.map((f) => f.fn);
     }
     s.x.events.push(ev);
+    ownEvent(s);
     if (entry.kind === 'fact') {
+      // A once-only fact (the torch install path) is not searched for again in this stream.
       if (entry.once && !s.retired.has(entry.id)) {
-        s.retired.add(entry.id);
-        retireAnchors(l.line);
+        retire(s, entry.id);
+        retireAnchors();
       }
       return;
     }
@@ -197,13 +228,13 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
     s.lastEventByID.set(entry.id, ev);
     noteAgentSigns(s, entry, ev);
     const before = s.retired.size;
-    if (entry.once) s.retired.add(entry.id);
-    if (entry.kind === 'launch') for (const id of UNTIL_LAUNCH) s.retired.add(id);
+    if (entry.once) retire(s, entry.id);
+    if (entry.kind === 'launch') for (const id of UNTIL_LAUNCH) retire(s, id);
     // A restarted worker group starts over: its first step is news again.
     let revived = false;
     if (entry.kind === 'restart' || entry.kind === 'rendezvous-begin' || fx?.newAttempt)
-      for (const id of ONCE) revived = s.retired.delete(id) || revived;
-    if (revived || s.retired.size !== before) retireAnchors(l.line);
+      for (const id of ONCE) revived = revive(s, id) || revived;
+    if (revived || s.retired.size !== before) retireAnchors();
   };
 
   /** Where torch is installed, once per stream, as a fact event of the frame line that shows it. */
@@ -261,12 +292,12 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
       const p = parsePrefixes(text);
       if (doc.clock) p.clocks = [doc.clock, ...p.clocks];
       if (i === 0) s.x.firstLine = { line: 1, text: cutText(text), clocks: p.clocks };
-      matchLine(s, { line: 1, text, cut: false }, p);
+      matchLine(s, { line: 1, text, cut: false, anchors: [] }, p, null);
     });
     return doc;
   };
 
-  scanner = new LineScanner(anchorsWithout(new Set()), onLine, {
+  scanner = new LineScanner(anchorList, onLine, {
     maxLineChars: opts.maxLineChars,
     headLines: HEAD_LINES,
   });
@@ -312,6 +343,7 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
         lines: st.lines,
         longLines: st.longLines,
         invalidUtf8: st.invalidUtf8,
+        decoding: { ...st.decoding },
         mtimeMs: opts.mtimeMs ?? null,
         streams: problem ? [] : out,
         problem,
