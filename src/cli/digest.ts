@@ -115,6 +115,14 @@ function lineText(mode: DigestArgs['lines']): LineText {
   return (t) => redactor.text(t);
 }
 
+/** A path as a relative one: separators unified, empty, `.` and `..` parts dropped. */
+function inside(name: string): string {
+  return name
+    .split(/[\\/]+/)
+    .filter((p) => p !== '' && p !== '.' && p !== '..')
+    .join('/');
+}
+
 function kib(n: number): string {
   return `${(n / 1024).toFixed(1)} KiB`;
 }
@@ -131,14 +139,15 @@ export async function digestMain(argv: string[]): Promise<number> {
   const host = hostname();
   const node = args.node ?? (process.env.SLURMD_NODENAME || host);
   const inputs: InputFile[] = [];
+  const names = new Set<string>();
   try {
-    for (const arg of args.paths.filter((p) => p !== '-')) {
-      const found = await collectInputs([arg]);
-      // Under the node's folder, a file named on the command line goes by its own name (the node's absolute
-      // paths say nothing the analysis needs); a folder keeps its name and the paths inside, as in analyze.
-      const file = found.length === 1 && found[0]!.abs === arg;
-      for (const f of found)
-        inputs.push(args.prefix ? { ...f, name: `${node}/${file ? path.basename(f.name) : f.name}` } : f);
+    for (const f of await collectInputs(args.paths.filter((p) => p !== '-'))) {
+      // Under the node's folder: paths as analyze names them, with no way out of it (no leading /, no ..).
+      const name = args.prefix ? `${node}/${inside(f.name)}` : f.name;
+      // The same file named twice is read once (a digest holds each name once).
+      if (names.has(name)) continue;
+      names.add(name);
+      inputs.push({ ...f, name });
     }
   } catch (e) {
     if (!(e instanceof InputError)) throw e;
