@@ -253,6 +253,12 @@ describe('reading a digest: told by content, checked, refused with a reason', ()
     }
   });
 
+  it('a digest reformatted (jq ., an editor) still reads: the check is over the content, not the spacing', async () => {
+    await load();
+    const pretty = JSON.stringify(JSON.parse(text), null, 2);
+    expect(readBack('pretty.json', pretty)).toEqual(readBack('plain.json', text));
+  });
+
   it('a key that would reach a prototype is dropped, not followed', async () => {
     await load();
     const bad = resealed(text, (d) => {

@@ -62,7 +62,7 @@ const PROBLEM_CODES = [
   'bomb',
 ] as const satisfies readonly FileProblem['code'][];
 /** The extractor also stores `fact` events (typed as EventKind, they are not): any kind an entry has. */
-const STORED_KINDS = [...new Set<string>([...EVENT_KINDS, ...CATALOGUE.map((e) => e.kind)])];
+const STORED_KINDS = new Set<string>([...EVENT_KINDS, ...CATALOGUE.map((e) => e.kind)]);
 type Missing<U, L extends readonly unknown[]> = Exclude<U, L[number]> extends never ? true : never;
 const _complete: [
   Missing<EventKind, typeof EVENT_KINDS>,
@@ -77,18 +77,27 @@ void _complete;
 const MAX_STRING = 16 * 1024;
 const MAX_LIST = 1_000_000;
 
-const Str = (max = MAX_STRING) => v.pipe(v.string(), v.maxLength(max, `a text longer than ${max} characters`));
+// Leaves are single checks (not pipes of actions): a digest holds thousands of them, 10,000 digests millions.
+const Str = (max = MAX_STRING) =>
+  v.custom<string>((x) => typeof x === 'string' && x.length <= max, `expected a text of at most ${max} characters`);
 const Int = (min: number, max: number) =>
-  v.pipe(v.number(), v.integer('a number that is not whole'), v.minValue(min), v.maxValue(max));
+  v.custom<number>(
+    (x) => typeof x === 'number' && Number.isInteger(x) && x >= min && x <= max,
+    `expected a whole number from ${min} to ${max}`,
+  );
 const Count = Int(0, Number.MAX_SAFE_INTEGER);
 const List = <T extends v.GenericSchema>(item: T, max = MAX_LIST) => v.pipe(v.array(item), v.maxLength(max));
 /** Keys of records (fields, block lines, formats): no key that would reach an object's prototype. */
-const Key = v.pipe(
-  Str(256),
-  v.check((k) => !['__proto__', 'constructor', 'prototype'].includes(k), 'a reserved key'),
+const RESERVED = new Set(['__proto__', 'constructor', 'prototype']);
+const Key = v.custom<string>(
+  (k) => typeof k === 'string' && k.length <= 256 && !RESERVED.has(k),
+  'a key that is too long or reserved',
 );
 const Record = <T extends v.GenericSchema>(value: T) => v.pipe(v.record(Key, value), v.maxEntries(4096));
-const Word = v.pipe(Str(128), v.regex(/^[\w.:-]+$/, 'an id that is not a plain word'));
+const Word = v.custom<string>(
+  (x) => typeof x === 'string' && x.length <= 128 && /^[\w.:-]+$/.test(x),
+  'an id that is not a plain word',
+);
 
 const ClockSchema = v.looseObject({
   source: Str(64),
@@ -102,7 +111,10 @@ const ClockSchema = v.looseObject({
   second: Int(0, 60),
   millis: Int(0, 999),
   offsetMinutes: v.nullable(Int(-24 * 60, 24 * 60)),
-  resolutionMs: v.pipe(v.number(), v.minValue(0), v.maxValue(86_400_000)),
+  resolutionMs: v.custom<number>(
+    (x) => typeof x === 'number' && x >= 0 && x <= 86_400_000,
+    'expected a resolution from 0 to 86400000 ms',
+  ),
 });
 const Clocks = List(ClockSchema, 64);
 
@@ -110,11 +122,7 @@ const LineRef = v.looseObject({ line: Count, text: Str() });
 
 const EventSchema = v.looseObject({
   id: Word,
-  kind: v.pipe(
-    v.string(),
-    v.check((k) => STORED_KINDS.includes(k), 'an unknown event kind'),
-    v.transform((k) => k as EventKind),
-  ),
+  kind: v.custom<EventKind>((k) => typeof k === 'string' && STORED_KINDS.has(k), 'an unknown event kind'),
   file: Str(),
   line: Count,
   text: Str(),
@@ -152,12 +160,18 @@ const StreamSchema = v.looseObject({
 });
 
 export const FileExtractSchema = v.looseObject({
-  file: v.pipe(Str(4096), v.minLength(1, 'a file without a name')),
+  file: v.custom<string>(
+    (x) => typeof x === 'string' && x.length > 0 && x.length <= 4096,
+    'expected a file name of 1 to 4096 characters',
+  ),
   bytes: Count,
   lines: Count,
   longLines: Count,
   invalidUtf8: v.boolean(),
-  mtimeMs: v.nullable(v.pipe(v.number(), v.finite(), v.minValue(0))),
+  mtimeMs: v.custom<number | null>(
+    (x) => x === null || (typeof x === 'number' && Number.isFinite(x) && x >= 0),
+    'expected a modification time in ms, or null',
+  ),
   streams: List(StreamSchema, 1 << 16),
   problem: v.nullable(
     v.looseObject({ code: v.picklist(PROBLEM_CODES, 'an unknown problem code'), message: Str(4096) }),
@@ -173,7 +187,7 @@ export const DigestSchema = v.looseObject({
   lines: v.boolean(),
   files: List(FileExtractSchema, 1 << 20),
   overflow: v.nullable(v.looseObject({ capBytes: Count, events: Count, byId: Record(Count), files: Count })),
-  check: v.pipe(Str(16), v.regex(/^[0-9a-f]{8}$/, 'a checksum that is not 8 hex digits')),
+  check: v.custom<string>((x) => typeof x === 'string' && /^[0-9a-f]{8}$/.test(x), 'a checksum of 8 hex digits'),
 });
 
 // The schema must describe the model: these fail to compile when a required field is missing from it.
