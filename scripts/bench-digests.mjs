@@ -1,7 +1,8 @@
 // 10,000 per-node digests, made from the real corpus, loaded by the CLI and by the dashboard. A measurement, not a
 // test: it prints numbers (docs/cluster.md says what they were) and fails only when something cannot be run.
 //
-//   node scripts/bench-digests.mjs [--count 10000] [--runs 3] [--no-dashboard] [--json]
+//   node scripts/bench-digests.mjs [--count 10000] [--runs 3] [--no-dashboard] [--json | --stderr]
+// (`npm run bench` runs it last; the dashboard part needs dist/web: npm run build:web.)
 //
 // 1. Templates: every node of every scenario in test/fixtures/{corpus,captured}, digested by the built CLI
 //    (`skewscope digest <the node's files> --node tNNNN`), kept in bench-data/digest-templates/ and made again
@@ -352,6 +353,7 @@ export async function main(argv = process.argv.slice(2)) {
       runs: { type: 'string', default: '3' },
       'no-dashboard': { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
+      stderr: { type: 'boolean', default: false },
     },
     strict: false,
   });
@@ -368,7 +370,7 @@ export async function main(argv = process.argv.slice(2)) {
   const cli = await benchCli(files, runs);
   const report = { count, bytes, templates: tpl.length, cli, dashboard: null };
   const fx = (s) => `${s.toFixed(2)} s`;
-  const line = (s) => (values.json ? say(s) : console.log(s));
+  const line = (s) => (values.json || values.stderr ? say(s) : console.log(s));
   line(`\ndigests: ${count} files, ${(bytes / 1e6).toFixed(1)} MB (from ${tpl.length} real nodes of the corpus)`);
   const cpu = (r) => (r.cpuS === null ? '' : ` (cpu ${fx(r.cpuS)}, ${r.rssMb} MB peak)`);
   line(
@@ -377,7 +379,9 @@ export async function main(argv = process.argv.slice(2)) {
   line(
     `         ${cli.nodes} nodes (copies that share a run and a group rank are one node), ${cli.verdict}; best of ${runs}; load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} CPUs`,
   );
-  if (!values['no-dashboard']) {
+  if (!values['no-dashboard'] && !existsSync(WEB))
+    line('page:    not measured: dist/web is missing (npm run build:web, then node scripts/bench-digests.mjs)');
+  else if (!values['no-dashboard']) {
     const d = await benchDashboard(files);
     report.dashboard = d;
     line(
