@@ -442,6 +442,7 @@ async function main() {
       `\nratio cli/rg(-j1): ${fx(ratios['cli/rg-j1'])}  cli/rg: ${fx(ratios['cli/rg'])}  cli/cat: ${fx(ratios['cli/cat'])}`,
     );
   }
+  await (await import('./bench-digests.mjs')).main(['--runs', String(opts.runs), ...(opts.json ? ['--stderr'] : [])]);
   if (results.some((r) => !r.ok)) process.exitCode = 1;
 }
 
