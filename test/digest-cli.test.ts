@@ -147,13 +147,16 @@ describe('skewscope digest', () => {
     expect(job.nodes.map((n: { id: string }) => n.id)).toEqual(['node3']);
   });
 
-  it('--out expands %N %j %n %t %% and makes the folders; exit codes as analyze', () => {
+  it('paths and --out expand %N %j %n %t %%, --out makes the folders; exit codes as analyze', () => {
     const env = { SLURMD_NODENAME: 'gpu-7', SLURM_JOB_ID: '4242', SLURM_NODEID: '3', SLURM_PROCID: '3' };
     const out = path.join(tmp, 'pat', 'j%j', '%N-%n-%t-100%%.json');
-    expect(run(['digest', path.join(CORPUS, HEALTHY, 'node0.log'), '--out', out], { env }).code).toBe(0);
+    const named = path.join(tmp, 'named');
+    mkdirSync(named, { recursive: true });
+    copyFileSync(path.join(CORPUS, HEALTHY, 'node0.log'), path.join(named, 'gpu-7.log'));
+    expect(run(['digest', path.join(named, '%N.log'), '--out', out], { env }).code).toBe(0);
     const d = JSON.parse(readFileSync(path.join(tmp, 'pat', 'j4242', 'gpu-7-3-3-100%.json'), 'utf8'));
     expect(d.node.name).toBe('gpu-7');
-    expect(d.files[0].file).toBe(`gpu-7/${path.join(CORPUS, HEALTHY, 'node0.log').slice(1)}`);
+    expect(d.files[0].file).toBe(`gpu-7/${path.join(named, 'gpu-7.log').slice(1)}`);
     expect(run(['digest', path.join(CORPUS, S2, 'node0.log')]).code).toBe(1);
     const bin = path.join(tmp, 'core.bin');
     writeFileSync(bin, Buffer.from(Array.from({ length: 4096 }, (_, i) => i % 256)));

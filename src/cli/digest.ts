@@ -20,8 +20,9 @@ export const DIGEST_USAGE = `usage: skewscope digest <files|folders|archives|-â€
 Reads one node's torchrun logs (as analyze does; - reads standard input) and prints one JSON digest: the events
 the analysis reads with their fields and line numbers, clocks, identity, per-file problems. No line text unless
 --with-lines (addresses and paths redacted as in share links) or --raw-lines (as printed).
---out FILE     write it there instead of standard output (folders are made); %N the node name, %h the host name,
-               %j $SLURM_JOB_ID, %n $SLURM_NODEID, %t $SLURM_PROCID, %% a percent sign
+--out FILE     write it there instead of standard output (folders are made)
+               In paths and --out: %N the node name, %h the host name, %j $SLURM_JOB_ID, %n $SLURM_NODEID,
+               %t $SLURM_PROCID, %% a percent sign (srun â€¦ skewscope digest logs/%N.log --out digests/%N.json)
 --node NAME    the node's name (default $SLURMD_NODENAME, else the host name); the files are put under NAME/,
                as if the logs had been copied into a folder named for the node (--no-prefix: names as given).
                Standard input is named NAME.log.
@@ -75,8 +76,8 @@ function parseArgs(argv: string[]): DigestArgs {
   return a;
 }
 
-/** `%N`, `%h`, `%j`, `%n`, `%t`, `%%` in --out, as Slurm writes them in its own file name patterns. */
-export function outPath(pattern: string, node: string, env: NodeJS.ProcessEnv = process.env): string {
+/** `%N`, `%h`, `%j`, `%n`, `%t`, `%%` in paths and --out, as Slurm writes them in its own file name patterns. */
+export function expandPattern(pattern: string, node: string, env: NodeJS.ProcessEnv = process.env): string {
   return pattern.replace(/%([%Nhjnt])/g, (_m, c: string) => {
     switch (c) {
       case '%':
@@ -141,7 +142,8 @@ export async function digestMain(argv: string[]): Promise<number> {
   const inputs: InputFile[] = [];
   const names = new Set<string>();
   try {
-    for (const f of await collectInputs(args.paths.filter((p) => p !== '-'))) {
+    const paths = args.paths.filter((p) => p !== '-').map((p) => expandPattern(p, node));
+    for (const f of await collectInputs(paths)) {
       // Under the node's folder: paths as analyze names them, with no way out of it (no leading /, no ..).
       const name = args.prefix ? `${node}/${inside(f.name)}` : f.name;
       // The same file named twice is read once (a digest holds each name once).
@@ -176,7 +178,7 @@ export async function digestMain(argv: string[]): Promise<number> {
     );
   if (args.out === null) process.stdout.write(encoded.text);
   else {
-    const file = outPath(args.out, node);
+    const file = expandPattern(args.out, node);
     await mkdir(path.dirname(path.resolve(file)), { recursive: true });
     await writeFile(file, encoded.text);
     const events = extracts.reduce((n, x) => n + x.streams.reduce((k, s) => k + s.events.length, 0), 0);
