@@ -5,7 +5,7 @@ import type { FileExtract } from '../model';
 // data the job builder reads), so a digest and the logs it was made from give the same job model.
 //
 // Format 1, one JSON object, its first member naming the format (that is how a digest is told from a log,
-// whatever its file name):
+// whatever its file name). A file may hold several, one per line (`pdsh -N … skewscope digest … > all.jsonl`).
 //   {"format":"skewscope-digest","version":1,"producer":"skewscope 0.1.0","created":"<ISO 8601>",
 //    "node":{"name":"gpu-17","host":"gpu-17"},"lines":false,
 //    "files":[<FileExtract>…],"overflow":null,"check":"<crc32 of the rest, 8 hex digits>"}
@@ -23,8 +23,10 @@ export const DIGEST_VERSION = 1;
 export const DIGEST_BUDGET_BYTES = 16 * 1024;
 /** Default hard cap of one digest: past it, events are left out (and counted) until it fits. */
 export const DIGEST_CAP_BYTES = 256 * 1024;
-/** Largest digest a reader takes in (it is read whole, like error.json). */
+/** Largest cap a digest may be given (`--max-bytes`). */
 export const MAX_DIGEST_BYTES = 8 * 1024 * 1024;
+/** Largest file of digests a reader takes in (read whole, like error.json): one digest, or many one per line. */
+export const MAX_DIGEST_FILE_BYTES = 64 * 1024 * 1024;
 
 /** Where the digest was made. */
 export interface DigestNode {

@@ -1,6 +1,6 @@
 import type { FileExtract } from '../model';
 import { decodeDigest, digestProblem, sniffDigest } from './decode';
-import { MAX_DIGEST_BYTES } from './format';
+import { MAX_DIGEST_FILE_BYTES } from './format';
 
 /**
  * Sits in front of a file's line scanner: tells a digest from a log by the file's first bytes (whatever its
@@ -53,7 +53,7 @@ export class DigestSniffer {
 
   private keep(chunk: Uint8Array): Uint8Array | null {
     if (!this.chunks) return chunk;
-    if (this.bytes + chunk.length <= MAX_DIGEST_BYTES) this.chunks.push(chunk.slice());
+    if (this.bytes + chunk.length <= MAX_DIGEST_FILE_BYTES) this.chunks.push(chunk.slice());
     this.bytes += chunk.length;
     return null;
   }
@@ -61,28 +61,50 @@ export class DigestSniffer {
   private decode(): { extracts: FileExtract[]; self: FileExtract } {
     const { file, bytes, mtimeMs } = this;
     let message: string;
-    if (bytes > MAX_DIGEST_BYTES) {
-      message = `${file} is larger than any skewscope digest (over ${MAX_DIGEST_BYTES / 1024 / 1024} MiB); it was not read`;
+    if (bytes > MAX_DIGEST_FILE_BYTES) {
+      message = `${file} is larger than any skewscope digest (over ${MAX_DIGEST_FILE_BYTES / 1024 / 1024} MiB); it was not read`;
     } else {
-      const decoded = decodeDigest(new TextDecoder().decode(concat(this.chunks ?? [])), file);
-      if (decoded.ok) {
-        const self: FileExtract = {
-          file,
-          bytes,
-          lines: 1,
-          longLines: 0,
-          invalidUtf8: false,
-          mtimeMs,
-          streams: [],
-          problem: null,
-        };
-        return { extracts: decoded.digest.files, self };
+      const text = new TextDecoder().decode(concat(this.chunks ?? []));
+      const pieces = digestLines(text);
+      const self: FileExtract = {
+        file,
+        bytes,
+        lines: pieces.length,
+        longLines: 0,
+        invalidUtf8: false,
+        mtimeMs,
+        streams: [],
+        problem: null,
+      };
+      if (pieces.length === 1) {
+        const decoded = decodeDigest(text, file);
+        if (decoded.ok) return { extracts: decoded.digest.files, self };
+        message = decoded.message;
+      } else {
+        // Several digests, one per line: each is read (or refused) on its own.
+        const extracts = pieces.flatMap(({ line, text: one }) => {
+          const name = `${file}:${line}`;
+          const decoded = decodeDigest(one, name);
+          return decoded.ok ? decoded.digest.files : [digestProblem(name, one.length, mtimeMs, decoded.message)];
+        });
+        return { extracts, self };
       }
-      message = decoded.message;
     }
     const self = digestProblem(file, bytes, mtimeMs, message);
     return { extracts: [self], self };
   }
+}
+
+/** Where each digest of a file starts: a line that opens one. A digest reformatted over many lines is one piece. */
+const OPENING = /^\s*\{\s*"format"\s*:\s*"skewscope-digest"/;
+function digestLines(text: string): { line: number; text: string }[] {
+  const lines = text.split('\n');
+  const out: { line: number; lines: string[] }[] = [];
+  lines.forEach((l, i) => {
+    if (i === 0 || OPENING.test(l)) out.push({ line: i + 1, lines: [l] });
+    else out.at(-1)!.lines.push(l);
+  });
+  return out.map((p) => ({ line: p.line, text: p.lines.join('\n') })).filter((p, i) => i === 0 || p.text.trim());
 }
 
 function concat(parts: Uint8Array[]): Uint8Array {
