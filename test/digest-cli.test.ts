@@ -194,6 +194,33 @@ describe('skewscope digest', () => {
     expect(texts.length).toBe(0);
   });
 
+  it('an archive on standard input (kubectl exec POD -- tar czf - …) is unpacked under --stdin-name', () => {
+    const tgz = spawnSync('tar', ['-czf', '-', '-C', LOGDIR, 'node1_logdir']);
+    expect(tgz.status).toBe(0);
+    const r = spawnSync(process.execPath, [cli, 'digest', '-', '--node', 'node1', '--stdin-name', 'logs.tar.gz'], {
+      input: tgz.stdout,
+      encoding: 'utf8',
+    });
+    const d = JSON.parse(r.stdout);
+    expect(d.files.length).toBe(8);
+    expect(d.files.every((f: { file: string }) => f.file.startsWith('node1/logs.tar.gz/node1_logdir/'))).toBe(true);
+    expect(run(['digest', '-', '--stdin-name', '../x'], { input: '' }).code).toBe(2);
+  });
+
+  it('several digests in one file, one per line (pdsh -N … > all.jsonl): each read, a bad one named by its line', () => {
+    const lines = ['node0', 'node1', 'node2', 'node3'].map(
+      (n) => run(['digest', path.join(CORPUS, S2, `${n}.log`), '--node', n]).out,
+    );
+    lines[2] = lines[2]!.replace('"line":1,', '"line":2,');
+    const file = path.join(tmp, 'all.jsonl');
+    writeFileSync(file, lines.join(''));
+    const r = run(['analyze', file, '--json']);
+    expect(r.err).toContain('all.jsonl:3 was changed after skewscope made it');
+    const job = JSON.parse(r.out);
+    expect(job.nodes.map((n: { id: string }) => n.id)).toEqual(['node0', 'node1', 'node3']);
+    expect(job.failure.reportedBy).toEqual(['node0']);
+  });
+
   it('a digest over --max-bytes leaves events out and says how many', () => {
     const r = run(['digest', LOGDIR, '--max-bytes', '20000']);
     const d = JSON.parse(r.out);

@@ -15,7 +15,7 @@ import { extractAll } from './pool';
 // Exit codes as `analyze`: 0 healthy, 1 failed / incomplete / no torchrun logs, 2 bad usage or unreadable input.
 
 export const DIGEST_USAGE = `usage: skewscope digest <files|folders|archives|-…> [--out FILE] [--node NAME] [--no-prefix]
-                        [--with-lines | --raw-lines] [--max-bytes N]
+                        [--stdin-name FILE] [--with-lines | --raw-lines] [--max-bytes N]
 
 Reads one node's torchrun logs (as analyze does; - reads standard input) and prints one JSON digest: the events
 the analysis reads with their fields and line numbers, clocks, identity, per-file problems. No line text unless
@@ -25,13 +25,15 @@ the analysis reads with their fields and line numbers, clocks, identity, per-fil
                %t $SLURM_PROCID, %% a percent sign (srun … skewscope digest logs/%N.log --out digests/%N.json)
 --node NAME    the node's name (default $SLURMD_NODENAME, else the host name); the files are put under NAME/,
                as if the logs had been copied into a folder named for the node (--no-prefix: names as given).
-               Standard input is named NAME.log.
+               Standard input is named NAME.log, or --stdin-name FILE (put under NAME/; .gz, .tar.gz, .zip
+               are unpacked: kubectl exec POD -- tar czf - -C /logs . | skewscope digest - --stdin-name logs.tar.gz)
 --max-bytes N  hard cap (default ${DIGEST_CAP_BYTES}); past it events are left out, and counted in the digest
 Exit codes: 0 healthy, 1 failed / incomplete / no torchrun logs, 2 bad usage or unreadable input.
 `;
 
 interface DigestArgs {
   paths: string[];
+  stdinName: string | null;
   out: string | null;
   node: string | null;
   prefix: boolean;
@@ -42,7 +44,15 @@ interface DigestArgs {
 class UsageError extends Error {}
 
 function parseArgs(argv: string[]): DigestArgs {
-  const a: DigestArgs = { paths: [], out: null, node: null, prefix: true, lines: 'none', maxBytes: DIGEST_CAP_BYTES };
+  const a: DigestArgs = {
+    paths: [],
+    stdinName: null,
+    out: null,
+    node: null,
+    prefix: true,
+    lines: 'none',
+    maxBytes: DIGEST_CAP_BYTES,
+  };
   const value = (i: number, name: string): [string, number] => {
     const arg = argv[i]!;
     if (arg.startsWith(`${name}=`)) return [arg.slice(name.length + 1), i];
@@ -56,6 +66,7 @@ function parseArgs(argv: string[]): DigestArgs {
     if (arg === '-') a.paths.push(arg);
     else if (is('--out')) [a.out, i] = value(i, '--out');
     else if (is('--node')) [a.node, i] = value(i, '--node');
+    else if (is('--stdin-name')) [a.stdinName, i] = value(i, '--stdin-name');
     else if (arg === '--no-prefix') a.prefix = false;
     else if (arg === '--with-lines') a.lines = 'redacted';
     else if (arg === '--raw-lines') a.lines = 'raw';
@@ -71,6 +82,8 @@ function parseArgs(argv: string[]): DigestArgs {
   }
   if (a.paths.length === 0) throw new UsageError('name at least one log file or folder (or - for standard input)');
   if (a.paths.filter((p) => p === '-').length > 1) throw new UsageError('standard input (-) can be read once');
+  if (a.stdinName !== null && !/^[\w.+-]{1,128}$/.test(a.stdinName))
+    throw new UsageError('--stdin-name takes a file name (letters, digits, . _ + -), e.g. pod.log or logs.tar.gz');
   if (a.node !== null && !/^[^/\\\s]{1,128}$/.test(a.node))
     throw new UsageError('--node takes a name of 1 to 128 characters without slashes or spaces');
   return a;
@@ -157,7 +170,10 @@ export async function digestMain(argv: string[]): Promise<number> {
     return 2;
   }
   const extracts = await extractAll(inputs);
-  if (args.paths.includes('-')) extracts.push(...(await extractStdin(`${node}.log`)));
+  if (args.paths.includes('-')) {
+    const name = args.stdinName ?? `${node}.log`;
+    extracts.push(...(await extractStdin(args.prefix && args.stdinName ? `${node}/${name}` : name)));
+  }
   if (extracts.length === 0) {
     process.stderr.write(`skewscope: no files to read in ${args.paths.join(' ')}\n`);
     return 2;
