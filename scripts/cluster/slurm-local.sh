@@ -95,15 +95,11 @@ for _ in $(seq 50); do [ -S "$WORK/munge/munge.socket" ] && break; sleep 0.1; do
 CTLD_PORT="$(free_port)"
 PORTS=()
 for i in $(seq "$NODES"); do PORTS+=("$(free_port)"); done
+# The Epilog recipe is scripts/cluster/slurm-epilog.sh as shipped, with this cluster's paths.
 cat >"$WORK/etc/epilog.sh" <<EOF
 #!/bin/sh
-# The Epilog recipe: each node digests its own log of the job that just ended. Never fail an epilog (Slurm drains
-# the node): skewscope exits 1 for a failed job, 2 for unreadable logs.
-cd "$SHARED" || exit 0
-log="logs/\$SLURM_JOB_ID.\$SLURMD_NODENAME.log"
-[ -f "\$log" ] || exit 0   # jobs that wrote no log here (the digest step itself)
-"$NODE_BIN" skewscope.mjs digest "\$log" --out "digests/\$SLURM_JOB_ID/%N.json" >>"$WORK/log/epilog.log" 2>&1 || true
-exit 0
+SKEWSCOPE="$SHARED/skewscope.mjs" SKEWSCOPE_NODE="$NODE_BIN" SKEWSCOPE_LOGS="$SHARED/logs/%j.%N.log" \\
+  SKEWSCOPE_DIGESTS="$SHARED/digests/%j/%N.json" exec sh "$ROOT/scripts/cluster/slurm-epilog.sh"
 EOF
 chmod 755 "$WORK/etc/epilog.sh"
 {
@@ -212,7 +208,6 @@ for _ in $(seq 100); do
 done
 echo "== epilog digests of job $JOB2"
 ls -l "digests/$JOB2" || true
-cat "$WORK/log/epilog.log" 2>/dev/null || true
 "$NODE_BIN" skewscope.mjs analyze "digests/$JOB2" || true
 echo "== the same job from its logs"
 "$NODE_BIN" skewscope.mjs analyze logs/"$JOB2".*.log | head -3 || true
