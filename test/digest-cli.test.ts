@@ -130,8 +130,9 @@ describe('skewscope digest', () => {
     expect(job.nodes[0].files.every((f: string) => f.startsWith('node0/logs/'))).toBe(true);
     const logs = JSON.parse(run(['analyze', LOGDIR, '--json']).out);
     expect(job.verdict).toBe(logs.verdict);
-    expect(job.failure.stage).toBe(logs.failure.stage);
-    expect(job.failure.reportedBy).toEqual(logs.failure.reportedBy);
+    expect(job.failure?.stage).toBe(logs.failure?.stage);
+    expect(job.failure?.reportedBy).toEqual(logs.failure?.reportedBy);
+    expect(job.skewSeconds).toBe(logs.skewSeconds);
   });
 
   it('reads standard input (kubectl logs … | skewscope digest - --node POD)', () => {
