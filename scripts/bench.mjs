@@ -676,6 +676,8 @@ async function main() {
     );
     say(summary(report));
   }
+  // 10,000 digests (issue 12): after the logs, on its own report (stderr under --json, so stdout stays one JSON).
+  await (await import('./bench-digests.mjs')).main(['--runs', String(opts.runs), ...(opts.json ? ['--stderr'] : [])]);
   if (report.suites.some((s) => s.results?.some?.((r) => !r.ok))) process.exitCode = 1;
 }
 

@@ -1,5 +1,6 @@
 import { ALL_ANCHORS, buildJob, diagnose } from '../core/index';
 import { LANGS, words, type Lang } from '../core/i18n';
+import { DIGEST_USAGE, digestMain } from './digest';
 import { collectInputs, InputError } from './files';
 import { extractAll, isPoolWorker, runPoolWorker } from './pool';
 import { renderReport } from './report';
@@ -10,10 +11,12 @@ import { diagnosisJson, encodeShare, shareMarkdown, DEFAULT_SHARE_BASE } from '.
 
 const USAGE = `usage: skewscope analyze <files|folders…> [--json | --markdown] [--share-url [--share-base URL]]
                          [--lang en|zh] [--correct-clocks]
+       skewscope digest <files|folders|-…> [--out FILE] …   one node's logs as a small digest (digest --help)
        skewscope anchors        print the catalogue's anchor strings, one per line
 
-Reads per-node torchrun logs (plain, .gz, .zip, .tar, .tar.gz; folders are walked), and tells which node was late,
-which startup stage failed and which timeout fired.
+Reads per-node torchrun logs (plain, .gz, .zip, .tar, .tar.gz; folders are walked) and digests made on the nodes
+(told by their content, whatever their names), and tells which node was late, which startup stage failed and
+which timeout fired.
 --correct-clocks subtracts the clock offsets estimated from the rendezvous (time zones are always corrected).
 --markdown prints a report to paste into an issue; --share-url prints a link that opens this diagnosis in
 the dashboard (no log in it; addresses and paths redacted), at --share-base (default ${DEFAULT_SHARE_BASE}).
@@ -29,6 +32,13 @@ export async function main(argv: string[]): Promise<number> {
   if (cmd === 'anchors') {
     process.stdout.write(ALL_ANCHORS.join('\n') + '\n');
     return 0;
+  }
+  if (cmd === 'digest') {
+    if (rest.length === 0 || rest[0] === '--help' || rest[0] === '-h') {
+      process.stdout.write(DIGEST_USAGE);
+      return rest.length === 0 ? 2 : 0;
+    }
+    return digestMain(rest);
   }
   if (cmd !== 'analyze') {
     process.stderr.write(`skewscope: unknown command '${cmd}'\n${USAGE}`);

@@ -1,4 +1,5 @@
 import { CATALOGUE, ENTRY, isLauncherText, isTorchEvidence, type CatalogueEntry } from '../catalogue';
+import { DigestSniffer } from '../digest';
 import { MAX_ERROR_FILE_BYTES, isErrorFile, readErrorFile } from '../errorFile';
 import { hintsFromPath, hostFromNodeId } from '../identity';
 import { LineScanner, streamLabelProbe, type ScannedLine } from '../lineScanner';
@@ -50,7 +51,10 @@ function anchorsWithout(retired: ReadonlySet<string>): string[] {
 
 export interface Extractor {
   push(chunk: Uint8Array): void;
+  /** The extract of this file itself (for a skewscope digest: the digest file, with its problem if unreadable). */
   finish(): FileExtract;
+  /** What the file brings to the job: its own extract, or the extracts a digest carries. Call this or finish(). */
+  finishAll(): FileExtract[];
 }
 
 export interface ExtractorOptions {
@@ -302,15 +306,23 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
     headLines: HEAD_LINES,
   });
 
-  return {
+  // A skewscope digest (told by its first bytes, whatever its name) is read whole too: it carries extracts.
+  const sniffer = errorFile ? null : new DigestSniffer(file, opts.mtimeMs ?? null);
+
+  const extractor: Extractor = {
     push(chunk) {
-      if (!errorFile) scanner.push(chunk);
-      else if (errorBytes + chunk.length <= MAX_ERROR_FILE_BYTES) {
+      if (sniffer) {
+        const pass = sniffer.push(chunk);
+        if (pass) scanner.push(pass);
+      } else if (errorBytes + chunk.length <= MAX_ERROR_FILE_BYTES) {
         errorChunks.push(chunk.slice());
         errorBytes += chunk.length;
       } else errorBytes = Infinity;
     },
     finish() {
+      if (sniffer?.isDigest) return sniffer.read().self;
+      const held = sniffer?.flush();
+      if (held) scanner.push(held);
       const st = scanner.finish();
       const errorDoc = errorFile ? readErrorFileChunks() : null;
       if (errorDoc) {
@@ -349,7 +361,11 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
         problem,
       };
     },
+    finishAll() {
+      return sniffer?.isDigest ? sniffer.read().extracts : [extractor.finish()];
+    },
   };
+  return extractor;
 }
 
 /** Streams as the job builder gets them: with identity, cut tracebacks closed, empty labelled ones dropped. */

@@ -193,7 +193,8 @@ class Member {
     }
   }
 
-  finish(): FileExtract {
+  /** The member's extract; a skewscope digest gives the extracts it carries. */
+  finish(): FileExtract[] {
     if (this.gunzip && !this.problem) {
       try {
         this.gunzip.push(EMPTY, true);
@@ -201,10 +202,10 @@ class Member {
         this.nestedFailed(error);
       }
     }
-    if (this.problem) return this.abort(this.problem);
+    if (this.problem) return [this.abort(this.problem)];
     if (this.head && this.headFill > 0) this.extractor.push(this.head.subarray(0, this.headFill));
     this.head = null;
-    return this.extractor.finish();
+    return this.extractor.finishAll();
   }
 
   /** The member's extract with a problem instead of its lines (what was read of it is not trusted). */
@@ -325,7 +326,7 @@ class Reader implements InputReader, Account {
         const member = this.member ?? this.open(this.name, this.options.mtimeMs, null);
         this.member = null;
         this.stopped = true;
-        this.emit(member.finish());
+        this.emitAll(member.finish());
         return;
       }
       this.gunzip?.push(EMPTY, true);
@@ -339,7 +340,7 @@ class Reader implements InputReader, Account {
       const member = this.member;
       this.member = null;
       this.stopped = true;
-      if (member) this.emit(member.finish());
+      if (member) this.emitAll(member.finish());
       // A tar of folders only, a zip of macOS metadata: the input is still listed, with the reason.
       if (this.emitted === 0)
         this.emit(
@@ -384,6 +385,10 @@ class Reader implements InputReader, Account {
     return this.open(`${this.name}/${gz ? withoutGz(path) : path}`, mtimeMs, gz ? path : null);
   }
 
+  private emitAll(extracts: FileExtract[]): void {
+    for (const x of extracts) this.emit(x);
+  }
+
   private emit(extract: FileExtract): void {
     this.emitted += 1;
     this.options.onExtract(extract);
@@ -418,7 +423,7 @@ class Reader implements InputReader, Account {
       end: () => {
         const member = this.member;
         this.member = null;
-        if (member) this.emit(member.finish());
+        if (member) this.emitAll(member.finish());
       },
     };
   }
@@ -454,7 +459,7 @@ class Reader implements InputReader, Account {
       deliver(data, this, (piece) => member.push(piece));
       if (final) {
         this.member = null;
-        this.emit(member.finish());
+        this.emitAll(member.finish());
       }
     };
     file.start();
