@@ -1,9 +1,26 @@
 import type { CatalogueEntry } from './types';
 
 // gloo (third_party/gloo, the CPU backend): its transport errors come up as RuntimeErrors with the gloo
-// source file in brackets.
+// source file in brackets. Horovod vendors gloo too and prints the same errors, so a gloo line is torch
+// evidence only in a stream that shows no other program (weakEvidence; `horovod-log` marks Horovod's).
 
 export const GLOO: CatalogueEntry[] = [
+  {
+    // Horovod's own C++ log lines and the paths of its vendored gloo store: the gloo and NCCL lines of this
+    // stream are Horovod's, not PyTorch's (horovodrun has its own rendezvous and HOROVOD_GLOO_TIMEOUT_SECONDS).
+    id: 'horovod-log',
+    kind: 'info',
+    anchors: ['horovod/common/', 'HOROVOD_GLOO_TIMEOUT_SECONDS'],
+    pattern: '(?:horovod/common/[\\w/]{1,80}\\.(?:cc|h):\\d{1,6}|HOROVOD_GLOO_TIMEOUT_SECONDS)',
+    samples: [
+      '[1]<stdout>:[2024-02-07 11:20:41.338211: D horovod/common/gloo/gloo_context.cc:60] local_ rendezvous started for rank=1, size=4',
+      '  what():  [/tmp/pip-install-x1/horovod_0a1b/horovod/common/gloo/http_store.cc:57] Wait timeout after 30 seconds for key(s): 0. You may want to increase the timeout via HOROVOD_GLOO_TIMEOUT_SECONDS',
+    ],
+    effects: { foreign: true, notTorchEvidence: true },
+    versions: 'Horovod ≥ 0.18 (gloo controller)',
+    source:
+      'horovod/common/gloo/gloo_context.cc, http_store.cc; shapes: horovod/horovod#1364, #1459, ray-project/ray#25866',
+  },
   {
     // Inside init_process_group (connectFullMesh) or the first broadcast it is setup; later a collective in training.
     id: 'gloo-timeout',
@@ -15,6 +32,7 @@ export const GLOO: CatalogueEntry[] = [
     ],
     effects: {
       comm: 'gloo',
+      weakEvidence: true,
       stage: 'collective-timeout',
       role: 'primary',
       refine: 'frames',
@@ -32,7 +50,7 @@ export const GLOO: CatalogueEntry[] = [
     samples: [
       'RuntimeError: [enforce fail at ../third_party/gloo/gloo/transport/tcp/device.cc:127] rp != nullptr. Unable to find address for: gpu-b12.cluster',
     ],
-    effects: { comm: 'gloo', stage: 'pg-init', role: 'primary' },
+    effects: { comm: 'gloo', weakEvidence: true, stage: 'pg-init', role: 'primary' },
     versions: 'gloo in torch 1.x–2.x',
     source: 'third_party/gloo/gloo/transport/tcp/device.cc; shape from msr-fiddle/pipedream#32',
   },
@@ -47,7 +65,14 @@ export const GLOO: CatalogueEntry[] = [
       'RuntimeError: [/opt/conda/conda-bld/pytorch_1682343967769/work/third_party/gloo/gloo/transport/tcp/pair.cc:799] connect [10.7.92.18]:27731: Connection refused',
       'RuntimeError: Gloo connectFullMesh failed with [../third_party/gloo/gloo/transport/tcp/pair.cc:144] no error',
     ],
-    effects: { comm: 'gloo', stage: 'pg-init', role: 'primary', refine: 'frames', refineTo: ['pg-init', 'comm-init'] },
+    effects: {
+      comm: 'gloo',
+      weakEvidence: true,
+      stage: 'pg-init',
+      role: 'primary',
+      refine: 'frames',
+      refineTo: ['pg-init', 'comm-init'],
+    },
     versions: 'gloo in torch 1.x–2.x',
     source: 'third_party/gloo/gloo/transport/tcp/pair.cc',
   },
@@ -61,6 +86,7 @@ export const GLOO: CatalogueEntry[] = [
     ],
     effects: {
       comm: 'gloo',
+      weakEvidence: true,
       stage: 'other',
       role: 'consequence',
       refine: 'frames',

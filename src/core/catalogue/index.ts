@@ -1,6 +1,7 @@
 import { AGENT } from './agent';
 import { CANN } from './cann';
 import { DERIVED } from './derived';
+import { FRAMEWORKS } from './frameworks';
 import { GLOO } from './gloo';
 import { HCCL } from './hccl';
 import { LAUNCHER } from './launcher';
@@ -31,6 +32,7 @@ export const CATALOGUE: CatalogueEntry[] = [
   ...CANN,
   ...TCPSTORE,
   ...PROCESS_GROUP,
+  ...FRAMEWORKS,
   ...SCRIPT,
   ...TRACEBACK,
 ];

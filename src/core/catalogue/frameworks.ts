@@ -1,0 +1,49 @@
+import type { CatalogueEntry } from './types';
+
+// What the frameworks around torch.distributed print as they call init_process_group for a rank: Lightning
+// (Trainer and Fabric), Ray Train, DeepSpeed. A paste that holds only these lines and then stops is a
+// torch.distributed job hanging in its process-group setup, not "another program": the lines are torch
+// evidence and stand where pg-init-begin stands in a script's own output.
+
+export const FRAMEWORKS: CatalogueEntry[] = [
+  {
+    id: 'lightning-init-distributed',
+    kind: 'info',
+    anchors: [
+      'Initializing distributed: GLOBAL_RANK',
+      'initializing ddp: GLOBAL_RANK',
+      'initializing distributed: GLOBAL_RANK',
+    ],
+    pattern:
+      '[Ii]nitializing (?:distributed|ddp): GLOBAL_RANK: (?<rank>\\d{1,7}), MEMBER: (?<member>\\d{1,7})/(?<world>\\d{1,7})',
+    samples: [
+      'Initializing distributed: GLOBAL_RANK: 0, MEMBER: 1/5',
+      'initializing ddp: GLOBAL_RANK: 3, MEMBER: 4/8',
+      'I0302 07:14:52.118027 139912233076544 distributed.py:244] Initializing distributed: GLOBAL_RANK: 5, MEMBER: 6/16',
+    ],
+    versions: 'PyTorch Lightning 1.x ("initializing ddp"), Lightning ≥ 1.6 and Fabric ("Initializing distributed")',
+    source:
+      'lightning/fabric/utilities/distributed.py _init_dist_connection; shapes: Lightning-AI/pytorch-lightning#19606 (2.2), #10098 (1.4)',
+  },
+  {
+    id: 'ray-train-pg-setup',
+    kind: 'info',
+    anchors: ['Setting up process group for'],
+    pattern:
+      'Setting up process group for:\\s{0,2}(?<method>\\S{1,200}) \\[rank=(?<rank>\\d{1,7}), world_size=(?<world>\\d{1,7})\\]',
+    samples: ['(RayTrainWorker pid=20417, ip=10.4.0.12) Setting up process group for: env:// [rank=0, world_size=2]'],
+    versions: 'Ray Train (TorchTrainer, ray/train/torch/config.py)',
+    source: 'ray/train/torch/config.py _setup_torch_process_group; shape: ray-project/ray#45825',
+  },
+  {
+    id: 'deepspeed-init-distributed',
+    kind: 'info',
+    anchors: ['Initializing TorchBackend in DeepSpeed'],
+    pattern: 'Initializing TorchBackend in DeepSpeed with backend (?<backend>\\w{1,16})',
+    samples: [
+      '[2024-05-14 09:12:40,518] [INFO] [comm.py:637:init_distributed] Initializing TorchBackend in DeepSpeed with backend nccl',
+    ],
+    versions: 'DeepSpeed ≥ 0.8 (deepspeed.comm.init_distributed)',
+    source: 'deepspeed/comm/comm.py init_distributed; shape: deepspeedai/DeepSpeed#3318, OptimalScale/LMFlow#406',
+  },
+];
