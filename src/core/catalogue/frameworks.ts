@@ -3,7 +3,9 @@ import type { CatalogueEntry } from './types';
 // What the frameworks around torch.distributed print as they call init_process_group for a rank: Lightning
 // (Trainer and Fabric), Ray Train, DeepSpeed. A paste that holds only these lines and then stops is a
 // torch.distributed job hanging in its process-group setup, not "another program": the lines are torch
-// evidence and stand where pg-init-begin stands in a script's own output.
+// evidence and stand where pg-init-begin stands in a script's own output. The DeepSpeed launcher
+// (deepspeed.launcher.launch, started once per node by the deepspeed runner over pdsh/ssh) is that node's
+// launch, as torchrun's banner is: its timed lines place the node when torch's own lines carry no time.
 
 export const FRAMEWORKS: CatalogueEntry[] = [
   {
@@ -45,5 +47,20 @@ export const FRAMEWORKS: CatalogueEntry[] = [
     ],
     versions: 'DeepSpeed ≥ 0.8 (deepspeed.comm.init_distributed)',
     source: 'deepspeed/comm/comm.py init_distributed; shape: deepspeedai/DeepSpeed#3318, OptimalScale/LMFlow#406',
+  },
+  {
+    id: 'deepspeed-launch',
+    kind: 'launch',
+    anchors: ['WORLD INFO DICT:', 'num_local_procs='],
+    pattern:
+      '(?:WORLD INFO DICT: |nnodes=(?<nnodes>\\d{1,7}), num_local_procs=(?<nproc>\\d{1,4}), node_rank=(?<node_rank>\\d{1,7}))',
+    samples: [
+      "gpu-d07: [2024-05-14 09:12:38,002] [INFO] [launch.py:146:main] WORLD INFO DICT: {'gpu-d06': [0, 1], 'gpu-d07': [0, 1]}",
+      '[2024-05-14 09:12:38,002] [INFO] [launch.py:152:main] nnodes=2, num_local_procs=2, node_rank=1',
+    ],
+    effects: { identity: [{ kind: 'node-rank', field: 'node_rank', read: 'trim' }] },
+    versions: 'DeepSpeed launcher (deepspeed.launcher.launch)',
+    source:
+      'deepspeed/launcher/launch.py main; shapes: huggingface/transformers#22363 (pdsh-labelled), deepspeedai/DeepSpeed#3318',
   },
 ];

@@ -114,13 +114,16 @@ export function limitFired(
   };
 }
 
-/** The shortest time from a failing node's own launch (a line's time) to its failure. */
+/** The shortest time from a failing node's own launch (a line's time) to its failure (a line's own time). */
 function elapsedSinceLaunch(
   fired: { view: NodeView; event: LogEvent }[],
 ): { seconds: number; evidence: EvidenceLine; node: string } | null {
   let best: { seconds: number; evidence: EvidenceLine; node: string } | null = null;
   for (const { view, event } of fired) {
     if (view.node.launchFrom !== 'line' || view.node.launchTime === null) continue;
+    // Only a failure line with its own time: an untimed traceback takes the time of the line above it, a lower
+    // bound that would "infer" a limit far shorter than the one that fired.
+    if (event.clocks.length === 0) continue;
     const t = view.timeOf(event);
     if (t === null) continue;
     const s = (t - Date.parse(view.node.launchTime)) / 1000;
