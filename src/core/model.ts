@@ -198,6 +198,7 @@ export type NoteCode =
   | 'tz-corrected'
   | 'clock-corrected'
   | 'launch-derived'
+  | 'launch-script-clock'
   | 'launch-partial'
   | 'launch-unknown'
   | 'times-derived'

@@ -48,6 +48,8 @@ const NOTES_EN: Record<NoteCode, (v: V) => string> = {
   'clock-corrected': (v) => `${s(v.node)}: clock offset of ${secs(v.seconds)} (±${secs(v.bound)}) corrected.`,
   'launch-derived': (v) =>
     `${s(v.node)}: launch time derived from ${where(v)} minus the ${secs(v.waited)} it says it waited.`,
+  'launch-script-clock': (v) =>
+    `${s(v.node)}: its torchrun lines carry no time; placed at the time its job script printed at ${where(v)}, before torchrun started (torchrun started then or later).`,
   'launch-partial': (v) =>
     `Launch times are known for ${s(v.placed)} of ${s(v.total)} nodes (${s(v.unplaced)} printed no usable time): the job's skew cannot be measured, only that among those ${s(v.placed)}.`,
   'launch-unknown': () =>
@@ -77,6 +79,8 @@ const NOTES_ZH: Record<NoteCode, (v: V) => string> = {
   'tz-corrected': (v) => `${s(v.node)}：时钟与其他节点相差 ${s(v.hours)} 小时，是时区差异，已校正。`,
   'clock-corrected': (v) => `${s(v.node)}：已校正 ${secsZh(v.seconds)}（±${secsZh(v.bound)}）的时钟偏差。`,
   'launch-derived': (v) => `${s(v.node)}：启动时间由 ${where(v)} 的时间减去其声明的等待时长 ${secsZh(v.waited)} 推算。`,
+  'launch-script-clock': (v) =>
+    `${s(v.node)}：torchrun 的日志行没有时间；按作业脚本在 ${where(v)} 打印的时间定位，该时间早于 torchrun 启动（torchrun 在此时或之后启动）。`,
   'launch-partial': (v) =>
     `${s(v.total)} 个节点中只有 ${s(v.placed)} 个的启动时间已知（${s(v.unplaced)} 没有可用的时间）：无法测量整个作业的启动时间差，只能测量这 ${s(v.placed)} 个节点之间的。`,
   'launch-unknown': () =>

@@ -233,11 +233,7 @@ export function buildWire(job: JobModel, dx: Diagnosis, options: SnapshotOptions
       failure.absent.slice(0, 16).map((h) => text(h, MAX_NAME)),
     ],
     M: job.missingCount,
-    S: job.skewAmongPlaced && [
-      Math.round(job.skewAmongPlaced.seconds * 1000),
-      job.skewAmongPlaced.placed,
-      job.skewAmongPlaced.total,
-    ],
+    S: skewAmongPlacedOf(job),
     W: job.worldFormed && [job.worldFormed.nodes, null],
     X: job.mixedJobs && [
       job.mixedJobs.by,
@@ -350,6 +346,13 @@ function hostColumn(r: Redactor, hostname: string, id: string): string | 1 {
 }
 
 /** `x` when it is a finite number in [lo, hi], else null. */
+/** The skew among the placed nodes, when a reader accepts it (a fuzzed clock can put it past any real job). */
+function skewAmongPlacedOf(job: JobModel): [number, number, number] | null {
+  const p = job.skewAmongPlaced;
+  const ms = p ? within(Math.round(p.seconds * 1000), 0, 1e10) : null;
+  return p && ms !== null ? [ms, p.placed, p.total] : null;
+}
+
 function within(x: number | null, lo: number, hi: number): number | null {
   return x !== null && Number.isFinite(x) && x >= lo && x <= hi ? x : null;
 }

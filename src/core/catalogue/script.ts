@@ -4,7 +4,31 @@ import type { CatalogueEntry } from './types';
 // scripts print something like these. Words about init_process_group show torch.distributed ran (weakly);
 // a step counter shows nothing of the kind.
 
+const DAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+/** `Mon Mar `…: a weekday and a month together, long enough not to make every line a candidate. */
+const DATE_ANCHORS = DAYS.flatMap((d) => MONTHS.map((m) => `${d} ${m} `));
+
 export const SCRIPT: CatalogueEntry[] = [
+  {
+    // What `date` prints, as job scripts echo it before starting torchrun (`date`, `echo "START: $(date)"`): on
+    // a torch ≤ 2.0 log whose own lines carry no time, the last such line above the launch places the node.
+    id: 'date-stamp',
+    kind: 'info',
+    anchors: DATE_ANCHORS,
+    pattern:
+      '(?<when>(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \\d]?\\d \\d{2}:\\d{2}:\\d{2}(?: [AP]M)?(?: [A-Z]{2,5}| [+-]\\d{4})? \\d{4})\\s{0,4}$',
+    samples: [
+      'Mon Mar  4 10:02:17 UTC 2024',
+      'START TIME: Tue Nov 12 08:41:05 CST 2024',
+      '+ echo Wed Jan 15 23:59:01 2025',
+    ],
+    effects: { notTorchEvidence: true, timeField: 'when', scriptClock: true },
+    heuristic: true,
+    versions: 'any (coreutils date in the job script)',
+    source:
+      'coreutils date(1) in the C locale; the same shape as mpirun --timestamp-output prints (horovod/horovod#1364)',
+  },
   {
     id: 'pg-init-begin',
     kind: 'info',

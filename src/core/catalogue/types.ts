@@ -104,8 +104,10 @@ export interface Effects {
   backend?: 'c10d' | 'etcd' | 'static';
   /** The field holding the rendezvous id the agent used. */
   runIdField?: string;
-  /** The field holding a `YYYY-MM-DD_HH:MM:SS` local time: a clock for a line that has none. */
+  /** The field holding a `YYYY-MM-DD_HH:MM:SS` local time (or what `date` prints): a clock for a line that has none. */
   timeField?: string;
+  /** A time the job script printed (`date`): the last one above a node's untimed launch places that launch. */
+  scriptClock?: boolean;
   /** An info event worth showing on the timeline. */
   shown?: boolean;
   /** Lines any program may print: they describe a run, they do not show torchrun. */

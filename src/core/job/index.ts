@@ -246,6 +246,11 @@ function buildNode(
       values: { node: id, file: e.file, line: e.line, waited: launch.derivedFrom.waited },
     });
   }
+  if (launch.scriptClock)
+    notes.push({
+      code: 'launch-script-clock',
+      values: { node: id, file: launch.scriptClock.file, line: launch.scriptClock.line },
+    });
   const events = nodeEvents(evs, timeOf, launch);
   const attempt = attemptOf(evs);
   const { attempts } = nodeAttempts(evs, attempt, timeOf);

@@ -3,13 +3,17 @@ import { statedSeconds } from '../durations';
 import type { LogEvent } from '../model';
 
 // When a node's torchrun started: the first launch line with a time; failing that, a failure that states how
-// long it waited since the launch (a connect timeout, the master's wait for clients), minus that wait.
+// long it waited since the launch (a connect timeout, the master's wait for clients), minus that wait; failing
+// that, the last time the job script printed (`date`) above its first launch line — a bound: torchrun started
+// at or after it.
 
 export interface Launch {
   ms: number | null;
   from: 'line' | 'derived' | null;
   /** The failure whose stated wait placed the launch, when derived. */
   derivedFrom: { event: LogEvent; waited: number } | null;
+  /** The job script's printed time that placed the launch, when no launch line has a time of its own. */
+  scriptClock?: LogEvent;
 }
 
 /** Seconds the event says it waited since the node's launch, or null. */
@@ -33,5 +37,25 @@ export function placeLaunch(evs: LogEvent[], timeOf: (e: LogEvent) => number | n
     const t = w === null ? null : timeOf(e);
     if (w !== null && t !== null) return { ms: t - w * 1000, from: 'derived', derivedFrom: { event: e, waited: w } };
   }
+  const clock = scriptClockAbove(evs, timeOf);
+  if (clock) return { ms: clock.ms, from: 'line', derivedFrom: null, scriptClock: clock.event };
   return { ms: null, from: null, derivedFrom: null };
+}
+
+/** The last script-printed time above the node's first launch line, in that line's file. */
+function scriptClockAbove(
+  evs: LogEvent[],
+  timeOf: (e: LogEvent) => number | null,
+): { event: LogEvent; ms: number } | null {
+  let first: LogEvent | null = null;
+  for (const e of evs)
+    if (e.kind === 'launch' && (first === null || (e.file === first.file && e.line < first.line))) first = e;
+  if (first === null) return null;
+  let best: { event: LogEvent; ms: number } | null = null;
+  for (const e of evs) {
+    if (e.file !== first.file || e.line >= first.line || !effectsOf(e.id).scriptClock) continue;
+    const t = timeOf(e);
+    if (t !== null && (best === null || e.line > best.event.line)) best = { event: e, ms: t };
+  }
+  return best;
 }

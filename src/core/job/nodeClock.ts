@@ -22,9 +22,40 @@ export interface NodeClocks {
  */
 const FIELD_TIME = /^(\d{4})-(\d{2})-(\d{2})[_-](\d{2}):(\d{2}):(\d{2})(?:\.(\d{3})(?:\.\d{3})?)?$/;
 
+/** What `date` prints in the C locale: `Mon Mar  4 10:02:17 UTC 2024` (a zone name or `+0800`, or none). */
+const DATE_OUTPUT =
+  /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) {1,2}(\d{1,2}) (\d{2}):(\d{2}):(\d{2})(?: ([AP]M))?(?: ([A-Z]{2,5}|[+-]\d{4}))? (\d{4})$/;
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** A `date` output as a clock: UTC/GMT and numeric offsets are zones; other zone names are local time. */
+function dateOutputClock(t: string): Clock | null {
+  const m = DATE_OUTPUT.exec(t);
+  if (!m) return null;
+  let hour = Number(m[3]);
+  if (m[6] === 'PM' && hour < 12) hour += 12;
+  if (m[6] === 'AM' && hour === 12) hour = 0;
+  const zone = m[7];
+  const offsetMinutes =
+    zone === 'UTC' || zone === 'GMT'
+      ? 0
+      : zone && /^[+-]\d{4}$/.test(zone)
+        ? (zone[0] === '-' ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(3)))
+        : null;
+  return makeClock('date', t, {
+    year: Number(m[8]),
+    month: MONTHS.indexOf(m[1]!) + 1,
+    day: Number(m[2]),
+    hour,
+    minute: Number(m[4]),
+    second: Number(m[5]),
+    offsetMinutes,
+  });
+}
+
 function fieldClock(e: LogEvent): Clock | null {
   const field = effectsOf(e.id).timeField;
   const t = field ? e.fields[field]?.trim() : undefined;
+  if (t && /^[A-Z][a-z]{2} /.test(t)) return dateOutputClock(t);
   const m = t ? FIELD_TIME.exec(t) : null;
   if (!m) return null;
   const [Y, M, D, h, mi, s] = m.slice(1, 7).map(Number) as number[];
