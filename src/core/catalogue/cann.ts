@@ -51,11 +51,13 @@ export const CANN: CatalogueEntry[] = [
     source: 'CANN error code EI0002',
   },
   {
+    // The reason is looked for in the next 400 characters only: on a line that repeats the code, an unbounded
+    // look at every occurrence made the search quadratic.
     id: 'cann-stream-sync-timeout',
     kind: 'failure',
     anchors: ['EE1002', 'EH9999'],
     pattern:
-      '(?<code>EE1002|EH9999):?\\s{0,8}(?:\\[PID: \\d{1,9}\\]\\s{0,4})?(?:[\\d:.-]{20,30}\\s{0,4})?(?<detail>.*(?:[Ss]tream synchronize timeout|wait for compute device to finish failed|task timeout|Inner Error).*)$',
+      '(?<code>EE1002|EH9999):?\\s{0,8}(?:\\[PID: \\d{1,9}\\]\\s{0,4})?(?:[\\d:.-]{20,30}\\s{0,4})?(?=.{0,400}?(?:[Ss]tream synchronize timeout|wait for compute device to finish failed|task timeout|Inner Error))(?<detail>.*)',
     samples: [
       'EE1002: 2024-10-08-22:31:00.041.231 Stream synchronize timeout. rtDeviceSynchronize execute failed, reason=[stream sync timeout]',
       'EH9999: 2024-08-21-02:16:40.450.757  wait for compute device to finish failed, runtime result = 107020.[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:161]',

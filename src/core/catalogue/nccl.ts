@@ -19,13 +19,15 @@ export const NCCL: CatalogueEntry[] = [
   },
   {
     // A watchdog timeout on the first few collectives is a startup problem; SeqNum in the thousands is a hang.
+    // torch ≤ 1.9 prints no SeqNum: the collective is then not known to be an early one.
     id: 'collective-watchdog',
     kind: 'failure',
     anchors: ['Watchdog caught collective operation timeout'],
     pattern:
-      'Watchdog caught collective operation timeout: Work(?<lib>NCCL|HCCL)\\((?=(?:[^()]|\\(ms\\)){0,400}?SeqNum=(?<seq>\\d{1,12}))(?=(?:[^()]|\\(ms\\)){0,400}?OpType=(?<op>\\w{1,40}))(?=(?:(?:[^()]|\\(ms\\)){0,400}?Timeout\\(ms\\)=(?<timeout>\\d{1,12}))?)(?:[^()]|\\(ms\\)){0,400}\\) ran for (?<ran>\\d{1,15}) (?:milliseconds|ms)',
+      'Watchdog caught collective operation timeout: Work(?<lib>NCCL|HCCL)\\((?=(?:(?:[^()]|\\(ms\\)){0,400}?SeqNum=(?<seq>\\d{1,12}))?)(?=(?:[^()]|\\(ms\\)){0,400}?OpType=(?<op>\\w{1,40}))(?=(?:(?:[^()]|\\(ms\\)){0,400}?Timeout\\(ms\\)=(?<timeout>\\d{1,12}))?)(?:[^()]|\\(ms\\)){0,400}\\) ran for (?<ran>\\d{1,15}) (?:milliseconds|ms)',
     samples: [
       '[rank9]:[E218 04:54:22.061694977 ProcessGroupNCCL.cpp:616] [Rank 9] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600081 milliseconds before timing out.',
+      '[E ProcessGroupNCCL.cpp:566] [Rank 3] Watchdog caught collective operation timeout: WorkNCCL(OpType=BROADCAST, Timeout(ms)=1800000) ran for 1800219 milliseconds before timing out.',
     ],
     effects: {
       comm: 'nccl',
@@ -44,7 +46,7 @@ export const NCCL: CatalogueEntry[] = [
     kind: 'failure',
     anchors: ['WorkNCCL(', 'WorkHCCL('],
     pattern:
-      '^Work(?<lib>NCCL|HCCL)\\((?=(?:[^()]|\\(ms\\)){0,400}?SeqNum=(?<seq>\\d{1,12}))(?=(?:[^()]|\\(ms\\)){0,400}?OpType=(?<op>\\w{1,40}))(?=(?:(?:[^()]|\\(ms\\)){0,400}?Timeout\\(ms\\)=(?<timeout>\\d{1,12}))?)(?:[^()]|\\(ms\\)){0,400}\\) ran for (?<ran>\\d{1,15}) (?:milliseconds|ms) before timing out',
+      '^Work(?<lib>NCCL|HCCL)\\((?=(?:(?:[^()]|\\(ms\\)){0,400}?SeqNum=(?<seq>\\d{1,12}))?)(?=(?:[^()]|\\(ms\\)){0,400}?OpType=(?<op>\\w{1,40}))(?=(?:(?:[^()]|\\(ms\\)){0,400}?Timeout\\(ms\\)=(?<timeout>\\d{1,12}))?)(?:[^()]|\\(ms\\)){0,400}\\) ran for (?<ran>\\d{1,15}) (?:milliseconds|ms) before timing out',
     samples: [
       // pytorch/pytorch issue threads (1.x watchdog report wrapped after "operation timeout:").
       'WorkNCCL(OpType=ALLREDUCE, SeqNum=1903) ran for 1800781 ms before timing out.',

@@ -17,7 +17,7 @@ export const SCRIPT: CatalogueEntry[] = [
     kind: 'info',
     anchors: DATE_ANCHORS,
     pattern:
-      '(?<when>(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \\d]?\\d \\d{2}:\\d{2}:\\d{2}(?: [AP]M)?(?: [A-Z]{2,5}| [+-]\\d{4})? \\d{4})\\s{0,4}$',
+      '(?<when>(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \\d]?\\d \\d{2}:\\d{2}:\\d{2}(?: [AP]M)?(?: [A-Z]{2,5}| [+-]\\d{4})? \\d{4})(?!\\d)',
     samples: [
       'Mon Mar  4 10:02:17 UTC 2024',
       'START TIME: Tue Nov 12 08:41:05 CST 2024',

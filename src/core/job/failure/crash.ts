@@ -7,8 +7,13 @@ import { WAIT_STAGES, type NodeView } from './view';
 // init_process_group: they then wait for its ranks until their limit runs out. The crash is the cause; the
 // waits are consequences, whatever limit they hit.
 
-/** Stages in which a node waits for the ranks (or the agent) of another node: a crash there leaves them waiting. */
-const WORKER_WAITS: FailureStage[] = ['pg-init', 'comm-init', 'rank-assignment', 'exit-barrier'];
+/** Stages in which a node waits for the ranks (or the agent) of another node: a crash there leaves them waiting
+ * (a collective's watchdog too: its peer's ranks are gone, so the collective never completes). */
+const WORKER_WAITS: FailureStage[] = ['pg-init', 'comm-init', 'rank-assignment', 'exit-barrier', 'collective-timeout'];
+
+/** A worker killed by SIGABRT (exit code -6): what the NCCL/HCCL watchdog does to a process whose collective
+ * timed out, so with a watchdog in the job it is the watchdog's consequence, not a crash of its own. */
+const abortedByWatchdog = (e: LogEvent) => e.fields.exitcode?.trim() === '-6' || /SIGABRT/.test(e.fields.sig ?? '');
 
 export interface Crash {
   crashers: string[];
@@ -18,8 +23,11 @@ export interface Crash {
 
 export function workerCrash(views: NodeView[], own: Map<string, LogEvent>): Crash | null {
   const primary = [...own.entries()].filter(([, e]) => e.role === 'primary' || e.stage === 'exit-barrier');
-  const crashed = [...own.entries()].filter(([, e]) => e.stage === 'worker-error');
   const waiting = primary.filter(([, e]) => WORKER_WAITS.includes(e.stage!));
+  const watchdog = waiting.some(([, e]) => e.stage === 'collective-timeout' || e.stage === 'comm-init');
+  const crashed = [...own.entries()].filter(
+    ([, e]) => e.stage === 'worker-error' && !(watchdog && abortedByWatchdog(e)),
+  );
   if (crashed.length === 0 || waiting.length === 0) return null;
   const viewOf = new Map(views.map((v) => [v.node.id, v]));
   // With times, the crash must come before the waits end (a crash after them is a consequence too).
