@@ -10,6 +10,8 @@ export interface FrameStage {
   stage: FailureStage;
   /** The frame's file must match too (the same name means different things in different modules). */
   path?: RegExp;
+  /** A collective the script calls (all_reduce, barrier…): the communicator may be created inside it. */
+  collective?: true;
 }
 
 /** Phase-specific frames, most specific phase first when two appear at the same depth. */
@@ -49,6 +51,7 @@ export const PHASE_FRAMES: FrameStage[] = [
     fns: ['barrier', 'all_reduce', 'broadcast', 'all_gather', 'reduce_scatter', 'all_to_all', 'monitored_barrier'],
     path: /distributed_c10d\.py$/,
     stage: 'collective-timeout',
+    collective: true,
   },
   {
     // The DataLoader's workers and their shared state: the job runs.

@@ -62,8 +62,10 @@ export const HCCL: CatalogueEntry[] = [
     kind: 'failure',
     anchors: ['Transport init error'],
     pattern:
-      'Transport init error! createLink para:rank\\[(?<rank>\\d{1,7})\\].{0,200}?remoteRank\\[(?<rrank>\\d{1,7})\\].{0,200}?remoteIpAddr\\[(?<remote>[^\\]/]{1,64})',
+      'Transport init error[.!] (?:Reason: .{0,120}?)?(?:createLink|creakLink) para:rank\\[(?<rank>\\d{1,7})\\].{0,200}?(?:remoteRank|dst_rank)\\[(?<rrank>\\d{1,7})\\].{0,200}?(?:remoteIpAddr|remote_ip_addr)\\[\\[?(?<remote>[^\\]/]{1,64})',
     samples: [
+      // CANN 8.x as vLLM-Ascend workers print it (vllm-project/vllm-ascend#2643, #2406); the typo is CANN's.
+      '(VllmWorker rank=3 pid=50935) ERROR 09-10 03:36:31 [multiproc_executor.py:527]         Transport init error. Reason: [Create][DestLink]Create Dest error! creakLink para:rank[7]-localUserrank[7]-localIpAddr[10.20.5.11], dst_rank[9]-remoteUserrank[9]-remote_ip_addr[10.20.5.12]',
       '[InitChannelStage][RunFailed]Transport init error! createLink para:rank[3]-localUserrank[3]-localIpAddr[29.7.14.51/3], remoteRank[11]-remoteUserrank[11]-remoteIpAddr[29.7.14.83/3], machineType[0], linkMode[1], isUsedRdma[1], tag[AllGather_29.7.14.51%enp_60000_0_1]',
     ],
     effects: { comm: 'hccl', stage: 'comm-init', role: 'primary' },

@@ -201,7 +201,7 @@ export const TCPSTORE: CatalogueEntry[] = [
     pattern:
       '(?:^|: )(?:(?<exc>RuntimeError|(?:torch\\.distributed\\.)?Dist(?:Store|Network|Backend)Error): )?Socket Timeout\\s*$',
     samples: ['2026-11-29T19:38:58.555080032Z RuntimeError: Socket Timeout'],
-    effects: { stage: 'other', role: 'primary', refine: 'frames' },
+    effects: { stage: 'other', role: 'primary', refine: 'frames', storeWait: true },
     versions: '1.13–2.3 (RuntimeError / DistStoreError)',
     source: 'torch/csrc/distributed/c10d/Utils.hpp (SYSCHECK on SO_RCVTIMEO)',
   },
@@ -211,7 +211,7 @@ export const TCPSTORE: CatalogueEntry[] = [
     anchors: ['wait timeout after'],
     pattern: 'wait timeout after (?<ms>\\d+)ms, keys: (?<keys>.*)$',
     samples: ['torch.distributed.DistStoreError: wait timeout after 20000ms, keys: /default_pg/0//cpu//0/4'],
-    effects: { stage: 'other', role: 'primary', refine: 'keys', limit: { field: 'ms', unit: 'ms' } },
+    effects: { stage: 'other', role: 'primary', refine: 'keys', limit: { field: 'ms', unit: 'ms' }, storeWait: true },
     versions: '2.6 (introduction unverified)',
     source: 'torch/csrc/distributed/c10d/TCPStore.cpp',
   },

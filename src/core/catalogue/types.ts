@@ -108,6 +108,10 @@ export interface Effects {
   timeField?: string;
   /** A time the job script printed (`date`): the last one above a node's untimed launch places that launch. */
   scriptClock?: boolean;
+  /** A wait on the store. Collectives do not wait on the store, except to create their NCCL communicator on
+   * first use (the ncclUniqueId exchange): so a store wait the frames place in a collective, before any
+   * training step, is communicator setup (comm-init). */
+  storeWait?: boolean;
   /** An info event worth showing on the timeline. */
   shown?: boolean;
   /** Lines any program may print: they describe a run, they do not show torchrun. */

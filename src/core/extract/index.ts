@@ -14,6 +14,7 @@ import {
   agentFrames,
   closeTraceback,
   framesFresh,
+  inCollective,
   readTraceback,
   refineRole,
   refineStage,
@@ -205,10 +206,13 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
       ev.stage = refineStage(entry, fresh ? s.frames : null, fields);
       // A worker's line (a local-rank or rank label) with no frames to say otherwise: the worker's own store.
       if (fx.workerLineStage && ev.stage === fx.stage && (p.tee || p.ranks.length)) ev.stage = fx.workerLineStage;
+      if (fx.storeWait && ev.stage === 'collective-timeout' && !s.stepped && fresh && inCollective(s.frames))
+        ev.stage = 'comm-init';
       ev.role = refineRole(entry, s, l.line, fields, ev.stage);
       if (fresh) ev.frames = s.frames.map((f) => f.fn);
     }
     s.x.events.push(ev);
+    if (entry.kind === 'first-step') s.stepped = true;
     ownEvent(s);
     if (entry.kind === 'fact') {
       // A once-only fact (the torch install path) is not searched for again in this stream.

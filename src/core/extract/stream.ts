@@ -32,6 +32,8 @@ export interface StreamState {
   agentKeys: Map<string, Set<string>>;
   /** Evidence other programs print too (NCCL's lines): counted at the end unless the stream is another program's. */
   weakEvidence: string[];
+  /** A training step was seen: collectives after it are the job's, not its startup's. */
+  stepped: boolean;
   /** The stream shows another program (nccl-tests, xla_dist): its weak evidence does not count. */
   foreign: boolean;
 }
@@ -62,6 +64,7 @@ export function newStream(file: string, key: string): StreamState {
     prefixHosts: new Map(),
     agentKeys: new Map(),
     weakEvidence: [],
+    stepped: false,
     foreign: false,
   };
 }

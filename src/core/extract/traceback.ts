@@ -97,6 +97,15 @@ export function framesFresh(s: StreamState, line: number): boolean {
 }
 
 /** The stage the frames give: the outermost phase frame, else a store helper, else null. */
+/** The outermost phase frame is a collective call (the first one creates its NCCL communicator). */
+export function inCollective(frames: readonly Frame[]): boolean {
+  for (const f of frames) {
+    const hit = PHASE_FRAMES.find((p) => frameIn(f, p));
+    if (hit) return hit.collective === true;
+  }
+  return false;
+}
+
 export function stageFromFrames(frames: readonly Frame[]): FailureStage | null {
   for (const f of frames) {
     const hit = PHASE_FRAMES.find((p) => frameIn(f, p));
