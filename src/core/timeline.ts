@@ -1,3 +1,4 @@
+import { effectsOf } from './catalogue';
 import { betterLogsAdvice } from './advice';
 import type { FailureStage, JobModel, JobNode, NodeEvent } from './model';
 import { boundedCount, boundedSeconds, maxOf, minOf } from './numbers';
@@ -213,8 +214,12 @@ const RDZV_STAGES: FailureStage[] = [
   'rendezvous-timeout',
   'rendezvous-closed',
 ];
-/** Catalogue entries that mean the store host went away under this node. */
-const LOST_CONNECTION = new Set(['connection-lost', 'dyn-shutdown-failed']);
+/** The store host went away under this node: the catalogue says a message lost the store (a communicator's
+ * peer closing is another rank, not the store host). */
+const lostStore = (id: string) => {
+  const fx = effectsOf(id);
+  return fx.store === 'lost' && fx.comm === undefined;
+};
 
 interface Timed {
   ms: number;
@@ -518,7 +523,7 @@ function buildRow(
         ms: stageBase.ms + failureTimeout.s * 1000,
         note: `No time on this line; placed ${failureTimeout.s} s after ${stageBase.what} (${clock(stageBase.ms)}): the timeout that fired.`,
       };
-    } else if (!n.isStoreHost && hostEnd && LOST_CONNECTION.has(e.id)) {
+    } else if (!n.isStoreHost && hostEnd && lostStore(e.id)) {
       candidate = {
         ms: hostEnd.ms,
         note: `No time on this line; placed when the store host ${hostEnd.node} stopped (${clock(hostEnd.ms)}), which closed this connection.`,
@@ -651,7 +656,7 @@ function buildRow(
     const launchTiming: Timing = launchEvent?.timeFrom === 'derived' ? 'derived' : 'line';
     const firstMs = msOf(n.firstLine?.time);
     if (firstMs !== null && n.firstLine && launchMs - firstMs >= PRELAUNCH_MIN_MS) {
-      const activity = n.events.filter((e) => e.id === 'prelaunch-activity').map((e) => e.text);
+      const activity = n.events.filter((e) => effectsOf(e.id).prelaunch === true).map((e) => e.text);
       phases.push({
         kind: 'pre-launch',
         startMs: firstMs,

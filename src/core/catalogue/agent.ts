@@ -117,6 +117,7 @@ export const AGENT: CatalogueEntry[] = [
     kind: 'exit',
     anchors: ['Done waiting for other agents'],
     pattern: 'Done waiting for other agents\\. Elapsed: (?<elapsed>[\\d.eE+-]+) seconds',
+    effects: { exitBarrierPassed: true },
     samples: [
       '2026-11-29T18:35:59.846128070Z INFO:torch.distributed.elastic.agent.server.api:Done waiting for other agents. Elapsed: 0.013040781021118164 seconds',
     ],

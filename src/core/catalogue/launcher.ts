@@ -190,7 +190,7 @@ export const LAUNCHER: CatalogueEntry[] = [
       '2026-11-29T18:37:46.548536787Z downloading dataset shard s3://trainjob-datasets/shards/shard-00000.tar.gz (525810 bytes)',
       "2026-11-29T18:37:51.514618306Z '/data/generated-capture/scratch/bucket/shard-00000.tar.gz' -> './shard-00000.tar.gz'",
     ],
-    effects: { shown: true, notTorchEvidence: true },
+    effects: { shown: true, notTorchEvidence: true, prelaunch: true },
     heuristic: true,
     untilLaunch: true,
     versions: 'any (job script before torchrun)',

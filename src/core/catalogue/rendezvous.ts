@@ -133,7 +133,7 @@ export const RENDEZVOUS: CatalogueEntry[] = [
     samples: [
       "INFO 2021-06-29 12:05:31,442 Rendezvous version 3 is complete. Final state: {'status': 'final', 'version': '3', 'participants': [0, 1], 'keep_alives': ['/torchelastic/p2p/run_demo/rdzv/v_3/rank_0', '/torchelastic/p2p/run_demo/rdzv/v_3/rank_1'], 'num_workers_waiting': 0}",
     ],
-    effects: { backend: 'etcd', store: 'reached' },
+    effects: { backend: 'etcd', store: 'reached', facts: { worldState: 'state' } },
     versions: '1.13–2.6',
     source: 'torch/distributed/elastic/rendezvous/etcd_rendezvous.py',
   },

@@ -33,6 +33,8 @@ export interface FactFields {
   launchArgs?: string;
   /** The size of the world that formed (nodes). */
   worldNodes?: string;
+  /** An etcd rendezvous state (JSON) whose participants are the world that formed. */
+  worldState?: string;
   /** `[8, 8]`: global world sizes of the workers. */
   globalWorldSizes?: string;
   torchVersion?: string;
@@ -108,6 +110,10 @@ export interface Effects {
   timeField?: string;
   /** A time the job script printed (`date`): the last one above a node's untimed launch places that launch. */
   scriptClock?: boolean;
+  /** Work a job script does before torchrun (downloads, unpacking, installs): shown on the pre-launch phase. */
+  prelaunch?: boolean;
+  /** The agent passed its exit barrier (every agent finished): the run ended cleanly. */
+  exitBarrierPassed?: boolean;
   /** A wait on the store. Collectives do not wait on the store, except to create their NCCL communicator on
    * first use (the ncclUniqueId exchange): so a store wait the frames place in a collective, before any
    * training step, is communicator setup (comm-init). */

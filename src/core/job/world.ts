@@ -22,7 +22,8 @@ export function worldOf(events: LogEvent[], facts: JobFacts): World {
   for (const e of events) {
     const fx = effectsOf(e.id);
     const field = fx.facts?.worldNodes;
-    const n = field ? boundedCount(e.fields[field]) : e.id === 'etcd-complete' ? participants(e.fields.state) : null;
+    const state = fx.facts?.worldState;
+    const n = field ? boundedCount(e.fields[field]) : state ? participants(e.fields[state]) : null;
     if (n !== null && n > 0 && (formed === null || n > formed.nodes)) formed = { nodes: n, evidence: ev(e) };
   }
   return { formed, expected: formed?.nodes ?? facts.nnodes };

@@ -1,3 +1,4 @@
+import { effectsOf } from '../../core/catalogue';
 import type { PlacedRow, TimelineLane, TimelineMarker, TimelinePhase, ThresholdLine } from '../../core/timeline';
 import { formatDuration, formatOffset } from '../../i18n/index';
 import type { T } from '../i18n';
@@ -21,7 +22,7 @@ export interface Tip {
 const cut = (t: string, n = 220) => (t.length > n ? `${t.slice(0, n - 1)}…` : t);
 
 export function markerTitle(t: T, m: TimelineMarker): string {
-  if (m.kind === 'exit') return t(m.id === 'exit-barrier-done' ? 'marker.exitBarrierDone' : 'marker.exit');
+  if (m.kind === 'exit') return t(effectsOf(m.id).exitBarrierPassed ? 'marker.exitBarrierDone' : 'marker.exit');
   const base = t(`marker.${m.kind}`);
   const stage =
     (m.kind === 'failure' || m.kind === 'error') && m.stage && m.stage !== 'other'
