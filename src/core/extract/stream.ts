@@ -1,4 +1,5 @@
 import type { LogEvent, StreamExtract } from '../model';
+import { newKeep, type Keep } from './keep';
 
 // What the extractor keeps per stream (one file, or one labelled node inside a file) while it reads.
 
@@ -36,6 +37,8 @@ export interface StreamState {
   stepped: boolean;
   /** The stream shows another program (nccl-tests, xla_dist): its weak evidence does not count. */
   foreign: boolean;
+  /** Which of its events the stream keeps (keep.ts): `x.events` is what it holds. */
+  keep: Keep;
 }
 
 export function newStream(file: string, key: string): StreamState {
@@ -66,6 +69,7 @@ export function newStream(file: string, key: string): StreamState {
     weakEvidence: [],
     stepped: false,
     foreign: false,
+    keep: newKeep(),
   };
 }
 
