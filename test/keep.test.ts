@@ -2,7 +2,15 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createExtractor } from '../src/core/index';
-import { HEAD_RUNS, MAX_KEPT_EVENTS, NOT_KEPT_ID, RUN_HEAD, RUN_TAIL, TAIL_RUNS } from '../src/core/extract/keep';
+import {
+  HEAD_RUNS,
+  MAX_FIELD_CHARS,
+  MAX_KEPT_EVENTS,
+  NOT_KEPT_ID,
+  RUN_HEAD,
+  RUN_TAIL,
+  TAIL_RUNS,
+} from '../src/core/extract/keep';
 import type { FileExtract, JobModel, Note } from '../src/core/model';
 import { buildJob } from '../src/core/job';
 import { noteText } from '../src/core/notesText';
@@ -157,5 +165,23 @@ describe('a run that prints one line too many times', () => {
     const whole = extract('node1.log', text).streams[0]!.events.length;
     expect(Number(note.values.events) + kept).toBe(whole + 20_000);
     expect(note.values).toMatchObject({ runs: 0, failures: Number(note.values.events) });
+  });
+});
+
+describe('an event of a very long line', () => {
+  // A worker's real exception line (captured, torch 2.6) whose message runs on for 60,000 characters.
+  const line = readFileSync(path.join(CAPTURED, 'torch2.6-c10d-restart-once-noshare', 'node1.log'), 'utf8')
+    .split('\n')
+    .find((l) => l.includes('RuntimeError: skewscope capture'))!;
+
+  it('keeps 2,000 characters of its text and of each field, not the line', () => {
+    const long = `${line} ${'after the first all_reduce '.repeat(2300)}`;
+    expect(long.length).toBeGreaterThan(60_000);
+    const x = extract('node1.log', `${line}\n${long}\n`);
+    const [short, cut] = x.streams[0]!.events.filter((e) => e.id === 'python-exception');
+    expect(short!.fields.detail).toBe('skewscope capture: injected failure after the first all_reduce');
+    expect(cut!.text.length).toBeLessThanOrEqual(2002);
+    expect(cut!.fields.detail!.length).toBeLessThanOrEqual(MAX_FIELD_CHARS + 2);
+    expect(cut!.fields.detail!.startsWith(short!.fields.detail!)).toBe(true);
   });
 });

@@ -27,6 +27,11 @@ export const MAX_KEPT_EVENTS = HEAD_EVENTS + RUN_HEAD + 2 * RUN_TAIL + 1 + 2 * T
 
 export const NOT_KEPT_ID = 'events-not-kept';
 
+/** Event text is cut to 2,000 characters (plus ` …`) by the extractor: longer, and the line was longer. */
+const LONG_TEXT = 2000;
+/** A field of an event from such a line is cut here too. */
+export const MAX_FIELD_CHARS = 2000;
+
 /** Kinds that show a run under way: a launch line after one of them starts the next run. */
 const STARTED = new Set(['launch', 'info', 'fact']);
 
@@ -78,6 +83,7 @@ interface Keeping {
 /** Keep one more event of the stream (in line order), leaving out what the caps say. */
 export function keepEvent(s: Keeping, ev: LogEvent): void {
   const k = s.keep;
+  if (ev.text.length > LONG_TEXT) detach(ev);
   if (ev.kind === 'exit' || ev.kind === 'failure') k.ended = true;
   if (ev.stage) k.stages.add(ev.stage);
   let run = k.runs.at(-1);
@@ -111,6 +117,22 @@ export function everEnded(s: Keeping): boolean {
 /** The stream reported a failure in this stage, kept or not. */
 export function sawStage(s: Keeping, stage: FailureStage): boolean {
   return s.keep.stages.has(stage);
+}
+
+/**
+ * An event of a long line holds slices of it (its text, fields and clock texts point into the line, up to
+ * 64 Ki characters): copies, fields cut, let the line go. Short lines cost their few hundred bytes either way.
+ */
+function detach(ev: LogEvent): void {
+  ev.text = copy(ev.text);
+  for (const [key, v] of Object.entries(ev.fields))
+    ev.fields[key] = copy(v.length > MAX_FIELD_CHARS ? v.slice(0, MAX_FIELD_CHARS) + ' …' : v);
+  ev.clocks = ev.clocks.map((c) => ({ ...c, text: copy(c.text) }));
+}
+
+/** A string that shares no storage with the one it copies (a slice would keep the whole line alive). */
+function copy(s: string): string {
+  return JSON.parse(JSON.stringify(s)) as string;
 }
 
 function openRun(k: Keep): Run {
