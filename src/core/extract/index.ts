@@ -10,7 +10,7 @@ import { everEnded, keepEvent, sawStage, settleKept } from './keep';
 import { firstEntry, firstEntryOf } from './match';
 import { errorFileProblem, problemOf } from './problems';
 import { quotedLines } from './records';
-import { newStream, noteAgent, type StreamState } from './stream';
+import { newStream, noteAgent, notePrefixHost, type StreamState } from './stream';
 import {
   agentFrames,
   closeTraceback,
@@ -164,7 +164,7 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
     // A new stream brought anchors back: this line was searched without them, so look for all of them.
     if (anchorsRetired !== retiredBefore) anchors = null;
     if (p.hostKeysStream && p.slurm === null && p.host && !p.hostIsLabel) s.hostKey = true;
-    else if (p.host && p.outer.includes('nccl')) s.prefixHosts.set(p.host, (s.prefixHosts.get(p.host) ?? 0) + 1);
+    else if (p.host && p.outer.includes('nccl')) notePrefixHost(s, p.host);
     if (s.x.firstLine === null && l.text.trim() !== '')
       s.x.firstLine = { line: l.line, text: cutText(l.text), clocks: p.clocks };
     if (s.x.stream !== '') s.x.lastLine = { line: l.line, text: cutText(l.text), clocks: p.clocks };

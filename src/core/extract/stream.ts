@@ -73,9 +73,29 @@ export function newStream(file: string, key: string): StreamState {
   };
 }
 
+/**
+ * Signs of agents kept per stream: kinds (one per rendezvous round: a log of a million rounds would hold a
+ * million sets) and values of a kind. The count of agents is the largest set, so a cap only bounds it.
+ */
+const MAX_AGENT_KINDS = 256;
+const MAX_AGENT_VALUES = 4096;
+/** Hosts a prefix names are read only while there is one (identity.ts): a few say there are several. */
+const MAX_PREFIX_HOSTS = 64;
+
 /** Note one more sign of an agent (a run folder, a node id…) under its kind. */
 export function noteAgent(s: StreamState, kind: string, value: string): void {
-  const set = s.agentKeys.get(kind) ?? new Set<string>();
-  set.add(value);
-  s.agentKeys.set(kind, set);
+  let set = s.agentKeys.get(kind);
+  if (!set) {
+    if (s.agentKeys.size >= MAX_AGENT_KINDS) return;
+    set = new Set<string>();
+    s.agentKeys.set(kind, set);
+  }
+  if (set.size < MAX_AGENT_VALUES) set.add(value);
+}
+
+/** Count a line whose prefix names a host without splitting the stream (NCCL's `host:pid:tid`). */
+export function notePrefixHost(s: StreamState, host: string): void {
+  const n = s.prefixHosts.get(host);
+  if (n !== undefined) s.prefixHosts.set(host, n + 1);
+  else if (s.prefixHosts.size < MAX_PREFIX_HOSTS) s.prefixHosts.set(host, 1);
 }
