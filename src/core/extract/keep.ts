@@ -43,14 +43,24 @@ interface Run {
   progressed: boolean;
   /** Ended by a restart of the worker group: the next event starts the next run. */
   closed: boolean;
-  /** The marker inside this run (at RUN_HEAD), once its middle was left out. */
-  inner: LogEvent | null;
+  /** What was left out of this run's middle (its marker stands at RUN_HEAD). */
+  inner: Tally | null;
+}
+
+/** A marker and its counts, written into its fields when the stream ends (nothing reads them before). */
+interface Tally {
+  marker: LogEvent;
+  events: number;
+  runs: number;
+  restarts: number;
+  toLine: number;
+  kinds: Map<string, number>;
 }
 
 export interface Keep {
   runs: Run[];
-  /** The marker between the head and the tail runs, once whole runs were left out. */
-  gap: LogEvent | null;
+  /** What was left out between the head and the tail runs, once whole runs were. */
+  gap: Tally | null;
   headOpen: boolean;
   headRuns: number;
   headEvents: number;
@@ -94,19 +104,21 @@ export function keepEvent(s: Keeping, ev: LogEvent): void {
   if (effectsOf(ev.id).newAttempt) run.closed = true;
   if (run.pinned) k.headEvents++;
   else k.tailEvents++;
-  // Compaction only when a cap is passed twice over: amortised, each event is moved a bounded number of times.
-  let changed = foldRun(k, run, 2 * RUN_TAIL);
-  changed = dropRuns(k, 2 * TAIL_RUNS, 2 * TAIL_EVENTS) || changed;
+  // Compaction once a cap is passed twice over, down to the cap: each event is moved a bounded number of times.
+  let changed = recent(run) > 2 * RUN_TAIL && foldRun(k, run);
+  if (k.tailRuns > 2 * TAIL_RUNS || k.tailEvents > 2 * TAIL_EVENTS) changed = dropRuns(k) || changed;
   if (changed) s.x.events = flatten(k);
 }
 
-/** At the end of the stream: down to the caps exactly, so what is kept does not depend on when compaction ran. */
+/** At the end of the stream: down to the caps, and the markers' counts written. */
 export function settleKept(s: Keeping): void {
   const k = s.keep;
   let changed = false;
-  for (const run of k.runs) changed = foldRun(k, run, RUN_TAIL) || changed;
-  changed = dropRuns(k, TAIL_RUNS, TAIL_EVENTS) || changed;
+  for (const run of k.runs) if (recent(run) > RUN_TAIL) changed = foldRun(k, run) || changed;
+  changed = dropRuns(k) || changed;
   if (changed) s.x.events = flatten(k);
+  if (k.gap) write(k.gap);
+  for (const run of k.runs) if (run.inner) write(run.inner);
 }
 
 /** The stream printed an exit or a failure before now, kept or not. */
@@ -146,37 +158,49 @@ function openRun(k: Keep): Run {
   return run;
 }
 
-/** Leave out a run's middle: its first RUN_HEAD events stay, then the marker, then its last `tail` events. */
-function foldRun(k: Keep, run: Run, tail: number): boolean {
+/** Events of a run after its first RUN_HEAD (and its marker). */
+function recent(run: Run): number {
+  return run.events.length - RUN_HEAD - (run.inner ? 1 : 0);
+}
+
+/** Leave out a run's middle: its first RUN_HEAD events stay, then the marker, then its last RUN_TAIL. */
+function foldRun(k: Keep, run: Run): boolean {
   const from = RUN_HEAD + (run.inner ? 1 : 0);
-  const recent = run.events.length - from;
-  if (recent <= tail) return false;
-  const out = run.events.slice(from, run.events.length - tail);
-  const marker = run.inner ?? newMarker(out[0]!);
-  for (const e of out) absorb(marker, e);
-  run.events = [...run.events.slice(0, RUN_HEAD), marker, ...run.events.slice(run.events.length - tail)];
-  run.inner = marker;
-  const dropped = out.length - (from > RUN_HEAD ? 0 : 1);
+  const to = run.events.length - RUN_TAIL;
+  if (to <= from) return false;
+  const fresh = run.inner === null;
+  const t = (run.inner ??= newTally(run.events[from]!));
+  for (let i = from; i < to; i++) count(t, run.events[i]!);
+  run.events = [...run.events.slice(0, RUN_HEAD), t.marker, ...run.events.slice(to)];
+  const dropped = to - from - (fresh ? 1 : 0);
   if (run.pinned) k.headEvents -= dropped;
   else k.tailEvents -= dropped;
   return true;
 }
 
-/** Leave out the oldest tail runs, whole, while there are more than `runs` of them or `events` events. */
-function dropRuns(k: Keep, runs: number, events: number): boolean {
-  let changed = false;
+/** Leave out the oldest tail runs, whole, while there are more than TAIL_RUNS of them or TAIL_EVENTS events. */
+function dropRuns(k: Keep): boolean {
   const first = k.runs.findIndex((r) => !r.pinned);
   if (first < 0) return false;
-  while ((k.tailRuns > runs || k.tailEvents > events) && k.tailRuns > 2) {
-    const [run] = k.runs.splice(first, 1);
-    k.gap ??= newMarker(run!.events[0]!);
-    for (const e of run!.events) absorb(k.gap, e);
-    bump(k.gap, 'runs', 1);
-    k.tailRuns--;
-    k.tailEvents -= run!.events.length;
-    changed = true;
+  let n = 0;
+  let events = k.tailEvents;
+  // The last two runs stay whatever their size: the one that ended (a restart's failure) and the one after.
+  while ((k.tailRuns - n > TAIL_RUNS || events > TAIL_EVENTS) && k.tailRuns - n > 2) {
+    events -= k.runs[first + n]!.events.length;
+    n++;
   }
-  return changed;
+  if (n === 0) return false;
+  for (const run of k.runs.splice(first, n)) {
+    const t = (k.gap ??= newTally(run.events[0]!));
+    for (const e of run.events) {
+      if (e === run.inner?.marker) merge(t, run.inner);
+      else count(t, e);
+    }
+    t.runs++;
+  }
+  k.tailRuns -= n;
+  k.tailEvents = events;
+  return true;
 }
 
 function flatten(k: Keep): LogEvent[] {
@@ -184,43 +208,53 @@ function flatten(k: Keep): LogEvent[] {
   let gapDone = k.gap === null;
   for (const run of k.runs) {
     if (!gapDone && !run.pinned) {
-      out.push(k.gap!);
+      out.push(k.gap!.marker);
       gapDone = true;
     }
     for (const e of run.events) out.push(e);
   }
-  if (!gapDone) out.push(k.gap!);
+  if (!gapDone) out.push(k.gap!.marker);
   return out;
 }
 
-function newMarker(at: LogEvent): LogEvent {
-  return {
+function newTally(at: LogEvent): Tally {
+  const marker: LogEvent = {
     id: NOT_KEPT_ID,
     kind: 'info',
     file: at.file,
     line: at.line,
     text: '',
     clocks: [],
-    fields: { events: '0', runs: '0', restarts: '0', toLine: String(at.line) },
+    fields: {},
   };
+  return { marker, events: 0, runs: 0, restarts: 0, toLine: at.line, kinds: new Map() };
 }
 
-function bump(m: LogEvent, key: string, by: number): void {
-  m.fields[key] = String(Number(m.fields[key] ?? 0) + by);
+function count(t: Tally, e: LogEvent): void {
+  t.events++;
+  t.kinds.set(e.kind, (t.kinds.get(e.kind) ?? 0) + 1);
+  if (effectsOf(e.id).newAttempt) t.restarts++;
+  if (e.line > t.toLine) t.toLine = e.line;
 }
 
-/** Count one left-out event (or merge a marker's counts) into a marker. */
-function absorb(m: LogEvent, e: LogEvent): void {
-  if (e.id === NOT_KEPT_ID) {
-    for (const [key, v] of Object.entries(e.fields)) if (key !== 'toLine' && key !== 'runs') bump(m, key, Number(v));
-  } else {
-    bump(m, 'events', 1);
-    bump(m, `kind.${e.kind}`, 1);
-    if (effectsOf(e.id).newAttempt) bump(m, 'restarts', 1);
-  }
-  const to = e.id === NOT_KEPT_ID ? Number(e.fields.toLine) : e.line;
-  if (to > Number(m.fields.toLine)) m.fields.toLine = String(to);
-  m.text = `(${m.fields.events} events not kept, lines ${m.line}–${m.fields.toLine})`;
+function merge(t: Tally, u: Tally): void {
+  t.events += u.events;
+  t.restarts += u.restarts;
+  for (const [kind, n] of u.kinds) t.kinds.set(kind, (t.kinds.get(kind) ?? 0) + n);
+  if (u.toLine > t.toLine) t.toLine = u.toLine;
+}
+
+/** The counts as the marker's fields (strings, like every event's) and its text. */
+function write(t: Tally): void {
+  const f: Record<string, string> = {
+    events: String(t.events),
+    runs: String(t.runs),
+    restarts: String(t.restarts),
+    toLine: String(t.toLine),
+  };
+  for (const [kind, n] of t.kinds) f[`kind.${kind}`] = String(n);
+  t.marker.fields = f;
+  t.marker.text = `(${t.events} events not kept, lines ${t.marker.line}–${t.toLine})`;
 }
 
 /** What a marker says it replaces. */
