@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import type { FileExtract } from '../core/model';
 import { extractInput, type InputFile } from './files';
+import { heapPeak, heapStatsWanted, startHeapSampler } from './heapStats';
 
 // Files are parsed on all cores, like the dashboard's worker pool: the CLI's bundle starts itself again as a
 // worker thread. Small inputs stay on the main thread, where starting workers (each loads the bundle, about a
@@ -39,6 +40,16 @@ interface Batch {
 interface Reply {
   id: number;
   extracts: { index: number; extracts: FileExtract[] }[];
+  /** The worker's heap peak so far, bytes (SKEWSCOPE_HEAP_STATS=1). */
+  heapPeak?: number;
+}
+
+let workersHeapPeak = 0;
+let workersStarted = 0;
+
+/** The largest heap a parse worker reached, and how many workers ran (for SKEWSCOPE_HEAP_STATS). */
+export function poolHeapPeak(): { bytes: number; workers: number } {
+  return { bytes: workersHeapPeak, workers: workersStarted };
 }
 
 export function isPoolWorker(): boolean {
@@ -46,13 +57,15 @@ export function isPoolWorker(): boolean {
 }
 
 export function runPoolWorker(): void {
+  const stats = heapStatsWanted();
+  if (stats) startHeapSampler();
   // One batch at a time, in the order they come.
   let chain = Promise.resolve();
   parentPort!.on('message', (batch: Batch) => {
     chain = chain.then(async () => {
       const extracts: Reply['extracts'] = [];
       for (const { index, file } of batch.files) extracts.push({ index, extracts: await extractInput(file) });
-      parentPort!.postMessage({ id: batch.id, extracts } satisfies Reply);
+      parentPort!.postMessage({ id: batch.id, extracts, ...(stats ? { heapPeak: heapPeak() } : {}) } satisfies Reply);
     });
   });
 }
@@ -134,6 +147,7 @@ export async function extractAll(inputs: InputFile[]): Promise<FileExtract[]> {
         resourceLimits: { maxOldGenerationSizeMb: heapMb },
       });
       live.add(w);
+      workersStarted++;
       const pending = new Map<number, Batch>();
       let gone = false;
       const send = () => {
@@ -167,6 +181,7 @@ export async function extractAll(inputs: InputFile[]): Promise<FileExtract[]> {
       };
       w.on('message', (m: Reply) => {
         for (const { index, extracts } of m.extracts) out[index] = extracts;
+        if (m.heapPeak !== undefined && m.heapPeak > workersHeapPeak) workersHeapPeak = m.heapPeak;
         pending.delete(m.id);
         if (!send() && pending.size === 0) {
           retire();
