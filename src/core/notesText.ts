@@ -23,13 +23,13 @@ const EN_PARTS: [string, (x: string) => string][] = [
   ['runs', (x) => `: ${x} runs of torchrun in the middle of the log`],
   ['rounds', (x) => `${x} rendezvous rounds`],
   ['restarts', (x) => `${x} restarts`],
-  ['failures', (x) => `${x} failures`],
+  ['failures', (x) => `${x} failure lines`],
 ];
 const ZH_PARTS: [string, (x: string) => string][] = [
   ['runs', (x) => `：日志中间的 ${x} 次 torchrun 运行`],
   ['rounds', (x) => `${x} 轮 rendezvous`],
   ['restarts', (x) => `${x} 次重启`],
-  ['failures', (x) => `${x} 个失败`],
+  ['failures', (x) => `${x} 行失败信息`],
 ];
 function notKeptParts(v: V, parts: [string, (x: string) => string][], first: string, sep: string): string {
   let out = '';
