@@ -46,6 +46,7 @@ const USAGE = `usage: node scripts/bench.mjs [options]   (npm run bench -- [opti
   --web-dist DIR   serve this built app instead of dist/web (built when missing or older than src/)
   --regen          regenerate the inputs even if bench-data/ has them
   --timeout S      give up on one run after S seconds, its process group killed (default 120)
+  --timeout-large S  the same for inputs over 1.5 GiB (default 900: the 2 GB input takes minutes)
   --json           print the results as JSON on stdout (progress goes to stderr)
   -h, --help       this text`;
 
@@ -70,6 +71,7 @@ function parseCli() {
       'web-dist': { type: 'string' },
       regen: { type: 'boolean', default: false },
       timeout: { type: 'string', default: '120' },
+      'timeout-large': { type: 'string', default: '900' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -110,6 +112,7 @@ function parseCli() {
     webDist: values['web-dist'] ? path.resolve(values['web-dist']) : null,
     regen: values.regen,
     timeoutMs: num(values.timeout, 'timeout', 1) * 1000,
+    timeoutLargeMs: num(values['timeout-large'], 'timeout-large', 1) * 1000,
     json: values.json,
   };
 }
@@ -214,12 +217,17 @@ async function ensureInput(name, spec, opts) {
 const haveTime = existsSync(TIME_BIN);
 
 /** Run argv once under /usr/bin/time (CPU time, peak RSS), timed with process.hrtime; stdout 'ignore' or 'capture'. */
-async function runOnce(argv, { stdout = 'ignore', timeoutMs }) {
+async function runOnce(argv, { stdout = 'ignore', timeoutMs, env }) {
   const timeFile = path.join(os.tmpdir(), `skewscope-bench-time-${process.pid}.txt`);
   const full = haveTime ? [TIME_BIN, '-f', '%e %U %S %M', '-o', timeFile, ...argv] : argv;
   const stdio = ['ignore', stdout === 'capture' ? 'pipe' : 'ignore', 'pipe'];
   const t0 = process.hrtime.bigint();
-  const child = spawn(full[0], full.slice(1), { cwd: ROOT, stdio, detached: true });
+  const child = spawn(full[0], full.slice(1), {
+    cwd: ROOT,
+    stdio,
+    detached: true,
+    ...(env ? { env: { ...process.env, ...env } } : {}),
+  });
   const out = [];
   const err = [];
   child.stdout?.on('data', (b) => out.push(b));
@@ -259,27 +267,44 @@ async function runOnce(argv, { stdout = 'ignore', timeoutMs }) {
   if (spawnError) stderr += String(spawnError);
   if (timedOut) exit = `timeout after ${timeoutMs / 1000} s`;
   else if (signal) exit = `signal ${signal}`;
+  // The CLI's heap peaks (SKEWSCOPE_HEAP_STATS=1): one JSON line on its stderr, taken out of what is shown.
+  let heap = null;
+  const kept = [];
+  for (const line of stderr.split('\n')) {
+    if (line.startsWith('{"skewscopeHeap":')) {
+      try {
+        heap = JSON.parse(line).skewscopeHeap;
+        continue;
+      } catch {
+        /* not ours after all */
+      }
+    }
+    kept.push(line);
+  }
+  stderr = kept.join('\n');
   return {
     ms,
     exit,
     cpuS,
     maxRssKb,
+    heap,
     stdout: stdout === 'capture' ? Buffer.concat(out).toString('utf8') : null,
     stderr,
   };
 }
 
-async function bench(label, argv, runs, opts, { stdout = 'ignore', expectExit = [0], check } = {}) {
+async function bench(label, argv, runs, opts, { stdout = 'ignore', expectExit = [0], check, env } = {}) {
   const results = [];
   for (let i = 0; i < runs; i++) {
     const load = os.loadavg()[0];
-    const r = await runOnce(argv, { stdout, timeoutMs: opts.timeoutMs });
+    const r = await runOnce(argv, { stdout, timeoutMs: opts.timeoutMs, env });
     r.load = load;
     results.push(r);
     const extra = [
       `exit ${r.exit}`,
       r.cpuS != null ? `cpu ${r.cpuS.toFixed(2)} s` : null,
       r.maxRssKb != null ? `max RSS ${(r.maxRssKb / 1024).toFixed(0)} MiB` : null,
+      r.heap ? `heap peak ${r.heap.mainMiB} MiB main, ${r.heap.workerMiB} MiB per worker (${r.heap.workers})` : null,
       `load ${load.toFixed(1)}`,
     ].filter(Boolean);
     say(`  ${label.padEnd(6)} run ${i + 1}: ${(r.ms / 1000).toFixed(3)} s  (${extra.join(', ')})`);
@@ -292,6 +317,7 @@ async function bench(label, argv, runs, opts, { stdout = 'ignore', expectExit = 
   const ok = results.filter((r) => expectExit.includes(r.exit));
   const best = ok.length ? ok.reduce((a, b) => (b.ms < a.ms ? b : a)) : null;
   const peak = results.reduce((m, r) => Math.max(m, r.maxRssKb ?? 0), 0);
+  const heaps = results.filter((r) => r.heap);
   return {
     tool: label,
     runsS: results.map((r) => +(r.ms / 1000).toFixed(3)),
@@ -300,6 +326,9 @@ async function bench(label, argv, runs, opts, { stdout = 'ignore', expectExit = 
     bestS: best ? +(best.ms / 1000).toFixed(3) : null,
     cpuS: best?.cpuS != null ? +best.cpuS.toFixed(2) : null,
     maxRssMiB: peak ? +(peak / 1024).toFixed(1) : null,
+    // Largest over the runs: the main thread's JS heap, and the largest of one parse worker's.
+    heapMainMiB: heaps.length ? Math.max(...heaps.map((r) => r.heap.mainMiB)) : null,
+    heapWorkerMiB: heaps.length ? Math.max(...heaps.map((r) => r.heap.workerMiB)) : null,
     ok: !!best,
     failure: best
       ? null
@@ -334,7 +363,8 @@ function bundleSha(file) {
 // ---------------------------------------------------------------------------------------------------------------
 // One input: cat, rg -j1, rg, the CLI
 
-async function fileSuite(name, spec, manifest, opts, cliSnapshot, anchorsFile) {
+async function fileSuite(name, spec, manifest, opts0, cliSnapshot, anchorsFile) {
+  const opts = manifest.totalBytes > LARGE_BYTES ? { ...opts0, timeoutMs: opts0.timeoutLargeMs } : opts0;
   const logs = path.join(DATA, spec.dir, manifest.logsDir);
   const logsRel = path.relative(ROOT, logs) + '/';
   const files = manifest.files.map((f) => path.join(logsRel, f.path));
@@ -354,6 +384,7 @@ async function fileSuite(name, spec, manifest, opts, cliSnapshot, anchorsFile) {
       // 0: analysed, nothing wrong; 1: analysed and found a failure; 2: the CLI's own error.
       await bench('cli', [process.execPath, cliSnapshot, 'analyze', logsRel, '--json'], runs, opts, {
         expectExit: [0, 1],
+        env: { SKEWSCOPE_HEAP_STATS: '1' },
       }),
     );
   const by = Object.fromEntries(rows.map((r) => [r.tool, r]));
@@ -572,6 +603,7 @@ function summary(report) {
       'cpu cli/rg',
       'cli RSS MiB',
       'RSS cli/rg',
+      'heap main/worker MiB',
       'cli exit',
     ],
   ];
@@ -594,6 +626,7 @@ function summary(report) {
       f(s.ratios['cpu cli/rg'], 1),
       f(by.cli?.maxRssMiB, 0),
       f(s.ratios['cli-rss/rg-rss'], 1),
+      by.cli?.heapMainMiB != null ? `${f(by.cli.heapMainMiB, 0)}/${f(by.cli.heapWorkerMiB, 0)}` : 'n/a',
       by.cli ? [...new Set(by.cli.exits)].join(',') : 'n/a',
     ]);
   }

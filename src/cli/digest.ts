@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 import { version } from '../../package.json';
 import { buildJob } from '../core/index';
+import { appendAll } from '../core/arrays';
 import { DIGEST_BUDGET_BYTES, DIGEST_CAP_BYTES, MAX_DIGEST_BYTES, encodeDigest, type LineText } from '../core/digest';
 import type { FileExtract } from '../core/model';
 import { createInputReader } from '../ingest/archive/index';
@@ -172,7 +173,7 @@ export async function digestMain(argv: string[]): Promise<number> {
   const extracts = await extractAll(inputs);
   if (args.paths.includes('-')) {
     const name = args.stdinName ?? `${node}.log`;
-    extracts.push(...(await extractStdin(args.prefix && args.stdinName ? `${node}/${name}` : name)));
+    appendAll(extracts, await extractStdin(args.prefix && args.stdinName ? `${node}/${name}` : name));
   }
   if (extracts.length === 0) {
     process.stderr.write(`skewscope: no files to read in ${args.paths.join(' ')}\n`);

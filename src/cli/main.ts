@@ -2,7 +2,8 @@ import { ALL_ANCHORS, buildJob, diagnose } from '../core/index';
 import { LANGS, words, type Lang } from '../core/i18n';
 import { DIGEST_USAGE, digestMain } from './digest';
 import { collectInputs, InputError } from './files';
-import { extractAll, isPoolWorker, runPoolWorker } from './pool';
+import { heapStatsLine, heapStatsWanted, sampleHeap, startHeapSampler } from './heapStats';
+import { extractAll, isPoolWorker, poolHeapPeak, runPoolWorker } from './pool';
 import { renderReport } from './report';
 import { diagnosisJson, encodeShare, shareMarkdown, DEFAULT_SHARE_BASE } from '../share/index';
 
@@ -98,6 +99,8 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`skewscope: ${words(lang).ui.noFiles}\n`);
     return 2;
   }
+  const stats = heapStatsWanted();
+  if (stats) startHeapSampler();
   const extracts = await extractAll(inputs);
   // Empty files and files without torch lines are normal in a --log-dir tree: the report lists them.
   const unreadable = extracts.filter((x) => x.problem && !['not-a-log', 'empty'].includes(x.problem.code));
@@ -105,6 +108,7 @@ export async function main(argv: string[]): Promise<number> {
   if (unreadable.length === extracts.length) return 2;
   const job = buildJob(extracts, { correctClocks });
   const dx = diagnose(job, lang);
+  if (stats) sampleHeap();
   let link: string | null = null;
   if (shareUrl) {
     const shared = encodeShare(job, dx, { lang, base: shareBase ?? DEFAULT_SHARE_BASE });
@@ -115,9 +119,19 @@ export async function main(argv: string[]): Promise<number> {
     for (const d of shared.dropped) process.stderr.write(`skewscope: ${d.message}\n`);
     link = shared.url;
   }
-  if (json) process.stdout.write(diagnosisJson(job, dx));
-  else if (markdown) process.stdout.write(shareMarkdown(job, dx, { lang }, lang, link));
-  else process.stdout.write(link !== null ? link + '\n' : renderReport(job, dx, lang));
+  const text = json
+    ? diagnosisJson(job, dx)
+    : markdown
+      ? shareMarkdown(job, dx, { lang }, lang, link)
+      : link !== null
+        ? link + '\n'
+        : renderReport(job, dx, lang);
+  if (stats) {
+    sampleHeap();
+    const w = poolHeapPeak();
+    process.stderr.write(heapStatsLine(w.bytes, w.workers));
+  }
+  process.stdout.write(text);
   return job.verdict === 'healthy' ? 0 : 1;
 }
 

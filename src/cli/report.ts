@@ -2,6 +2,7 @@ import { noteText } from '../core/notesText';
 import type { Diagnosis } from '../core/findings';
 import { words, type Lang } from '../core/i18n';
 import type { JobModel } from '../core/model';
+import { maxOf } from '../core/numbers';
 
 // The human summary: a short verdict line first, then the findings by severity with their evidence, then the
 // commands to copy, then the nodes.
@@ -83,7 +84,7 @@ export function renderReport(job: JobModel, dx: Diagnosis, lang: Lang): string {
       n.failureStage ?? '',
     ]);
     const header = [u.node!, u.groupRank!, u.launch!, u.lag!, u.failure!];
-    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+    const widths = header.map((h, i) => maxOf([h.length, ...rows.map((r) => r[i]!.length)]));
     const fmt = (r: string[]) =>
       r
         .map((c, i) => c.padEnd(widths[i]!))

@@ -207,7 +207,9 @@ export type NoteCode =
   | 'limit-inferred'
   | 'limit-assumed'
   /** A number a line printed that no real job has (a world of 4294967296, a wait of 10²⁰ s): kept as text, not used. */
-  | 'number-refused';
+  | 'number-refused'
+  /** A stream too long to keep whole (a log appended to across thousands of runs): what was left out, counted. */
+  | 'events-not-kept';
 
 /** One sentence of why the culprit is who it is; the i18n layer words it. */
 export interface Reason {

@@ -1,4 +1,5 @@
 import type { Lang } from './i18n';
+import { HEAD_RUNS, RUN_HEAD, RUN_TAIL, TAIL_RUNS } from './extract/keep';
 import type { Note, NoteCode, Reason, ReasonCode, Values } from './model';
 
 // The words of the analysis' notes and reasons, in English and Simplified Chinese. The job model carries codes
@@ -14,6 +15,31 @@ const secs = (x: V[string] | undefined) => {
 };
 const secsZh = (x: V[string] | undefined) => secs(x).replace(/ s$/, ' 秒');
 const where = (v: V) => `${s(v.file)}:${s(v.line)}`;
+/** A count with thousands separators (a left-out count runs to millions). */
+const num = (x: V[string] | undefined) => (Number.isFinite(n(x)) ? n(x).toLocaleString('en-US') : '?');
+const nodesOf = (v: V, and: string) => `${s(v.nodes)}${n(v.moreNodes) > 0 ? `${and}${num(v.moreNodes)}` : ''}`;
+/** What an `events-not-kept` note counts, each part said only when there is some. */
+const EN_PARTS: [string, (x: string) => string][] = [
+  ['runs', (x) => `: ${x} runs of torchrun in the middle of the log`],
+  ['rounds', (x) => `${x} rendezvous rounds`],
+  ['restarts', (x) => `${x} restarts`],
+  ['failures', (x) => `${x} failure lines`],
+];
+const ZH_PARTS: [string, (x: string) => string][] = [
+  ['runs', (x) => `：日志中间的 ${x} 次 torchrun 运行`],
+  ['rounds', (x) => `${x} 轮 rendezvous`],
+  ['restarts', (x) => `${x} 次重启`],
+  ['failures', (x) => `${x} 行失败信息`],
+];
+function notKeptParts(v: V, parts: [string, (x: string) => string][], first: string, sep: string): string {
+  let out = '';
+  for (const [key, say] of parts) {
+    if (!(n(v[key]) > 0)) continue;
+    const text = say(num(v[key]));
+    out += key === 'runs' ? text : `${out === '' ? first : sep}${text}`;
+  }
+  return out;
+}
 const limitName: Record<string, string> = {
   'store-sync': 'the store synchronize wait',
   'rdzv-timeout': 'timeout',
@@ -65,6 +91,8 @@ const NOTES_EN: Record<NoteCode, (v: V) => string> = {
     `${lim(v.limit)} = ${secs(v.seconds)} is the default for ${v.version ? `torch ${s(v.version)}` : 'this version'}; no log line prints it (assumed).`,
   'number-refused': (v) =>
     `${where(v)} prints ${s(v.what)} = “${s(v.value)}”, beyond any real job: the value was not used.`,
+  'events-not-kept': (v) =>
+    `${nodesOf(v, ' and ')}: ${num(v.events)} events were not kept${v.file ? ` (${s(v.file)}, lines ${num(v.from)}–${num(v.to)})` : ''}${notKeptParts(v, EN_PARTS, ': ', ', ')}. Each log keeps its first ${HEAD_RUNS} and last ${TAIL_RUNS} runs whole, and a run of more events its first ${RUN_HEAD} and last ${RUN_TAIL}: this diagnosis reads those, not what lies between.`,
 };
 
 const NOTES_ZH: Record<NoteCode, (v: V) => string> = {
@@ -94,6 +122,8 @@ const NOTES_ZH: Record<NoteCode, (v: V) => string> = {
   'limit-assumed': (v) =>
     `${limZh(v.limit)} = ${secsZh(v.seconds)} 是${v.version ? ` torch ${s(v.version)} ` : '该版本'}的默认值；没有日志行打印它（推定）。`,
   'number-refused': (v) => `${where(v)} 打印的 ${s(v.what)} = “${s(v.value)}” 超出任何真实作业的范围：未采用该值。`,
+  'events-not-kept': (v) =>
+    `${nodesOf(v, ' 及另外 ')}：有 ${num(v.events)} 个事件未保留${v.file ? `（${s(v.file)}，第 ${num(v.from)}–${num(v.to)} 行）` : ''}${notKeptParts(v, ZH_PARTS, '：', '，')}。每个日志完整保留最前 ${HEAD_RUNS} 次和最后 ${TAIL_RUNS} 次运行，事件更多的运行保留其最前 ${RUN_HEAD} 个和最后 ${RUN_TAIL} 个：本诊断只读取这些，不含其间的内容。`,
 };
 
 const REASONS_EN: Record<ReasonCode, (v: V) => string> = {

@@ -1,5 +1,6 @@
 // Turns what the user dropped or picked into files with paths relative to the dropped item, so a
 // `--log-dir` tree keeps names like `node0_logdir/job/attempt_0/0/stdout.log` that identify the node.
+import { appendAll } from '../core/arrays';
 import type { InputFile } from './types';
 
 export interface Collected {
@@ -62,7 +63,7 @@ export function filesFromDataTransfer(data: DataTransfer): Promise<Collected> {
       if (file) loose.push(file);
     }
   }
-  if (entries.length === 0 && loose.length === 0) loose.push(...Array.from(data.files));
+  if (entries.length === 0 && loose.length === 0) appendAll(loose, Array.from(data.files));
   return (async () => {
     const out: Collected = { files: filesFromList(loose), failures: [] };
     for (const entry of entries) await walk(entry, out);

@@ -1,4 +1,5 @@
 // A few module workers share the queue of files; one file per worker at a time keeps memory flat.
+import { appendAll } from '../core/arrays';
 import type { FileExtract } from '../core/model';
 import type { ParseReply, ParseRequest } from './protocol';
 import type { InputFile } from './types';
@@ -142,7 +143,7 @@ export function runPool(initial: InputFile[], listener: PoolListener): PoolRun {
     add: (more) => {
       if (stopped) return null;
       const first = inputs.length;
-      inputs.push(...more);
+      appendAll(inputs, more);
       remaining += more.length;
       grow();
       return first;

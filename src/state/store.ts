@@ -3,6 +3,7 @@
 import { create } from 'zustand';
 import { readViewFragment } from './fragment';
 import { storedLang, storeLang } from './prefs';
+import { appendAll } from '../core/arrays';
 import type { FileExtract, JobModel } from '../core/model';
 import {
   assembleJob,
@@ -250,7 +251,7 @@ export const useAppStore = create<AppState>()((set, get) => {
         failures.map((f) => f.path),
       ),
     }));
-    run.inputs.push(...inputs);
+    appendAll(run.inputs, inputs);
     if (live) {
       live.pool!.add(inputs);
       return;

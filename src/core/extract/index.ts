@@ -6,10 +6,11 @@ import { LineScanner, streamLabelProbe, type ScannedLine } from '../lineScanner'
 import type { FailureStage, FileExtract, IdentityHint, LogEvent, StreamExtract } from '../model';
 import { WrapperMemory, parsePrefixes, type ParsedLine } from '../prefixes';
 import { contentHints } from './identity';
+import { everEnded, keepEvent, sawStage, settleKept } from './keep';
 import { firstEntry, firstEntryOf } from './match';
 import { errorFileProblem, problemOf } from './problems';
 import { quotedLines } from './records';
-import { newStream, noteAgent, type StreamState } from './stream';
+import { newStream, noteAgent, notePrefixHost, type StreamState } from './stream';
 import {
   agentFrames,
   closeTraceback,
@@ -163,7 +164,7 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
     // A new stream brought anchors back: this line was searched without them, so look for all of them.
     if (anchorsRetired !== retiredBefore) anchors = null;
     if (p.hostKeysStream && p.slurm === null && p.host && !p.hostIsLabel) s.hostKey = true;
-    else if (p.host && p.outer.includes('nccl')) s.prefixHosts.set(p.host, (s.prefixHosts.get(p.host) ?? 0) + 1);
+    else if (p.host && p.outer.includes('nccl')) notePrefixHost(s, p.host);
     if (s.x.firstLine === null && l.text.trim() !== '')
       s.x.firstLine = { line: l.line, text: cutText(l.text), clocks: p.clocks };
     if (s.x.stream !== '') s.x.lastLine = { line: l.line, text: cutText(l.text), clocks: p.clocks };
@@ -211,7 +212,7 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
       ev.role = refineRole(entry, s, l.line, fields, ev.stage);
       if (fresh) ev.frames = s.frames.map((f) => f.fn);
     }
-    s.x.events.push(ev);
+    keepEvent(s, ev);
     if (entry.kind === 'first-step') s.stepped = true;
     ownEvent(s);
     if (entry.kind === 'fact') {
@@ -251,7 +252,7 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
       const path = torchHomeOf(f);
       if (path === null) continue;
       s.torchHomeSeen = true;
-      s.x.events.push(makeEvent(ENTRY.get('torch-install-path')!, l, p, { path }));
+      keepEvent(s, makeEvent(ENTRY.get('torch-install-path')!, l, p, { path }));
       return;
     }
   };
@@ -378,6 +379,7 @@ function finishStreams(file: string, states: StreamState[]): StreamExtract[] {
   const out: StreamExtract[] = [];
   for (const s of states) {
     if (!s.foreign) for (const why of s.weakEvidence) noteEvidence(s, why);
+    settleKept(s);
     // A labelled stream with no recognised line of its own is noise of the label, not a node.
     if (s.x.stream !== '' && s.x.events.length === 0 && s.x.torchEvidence.length === 0) continue;
     closeCutTraceback(s);
@@ -436,7 +438,7 @@ function closeCutTraceback(s: StreamState): void {
   const agent = agentFrames(s.frames);
   const first = s.frames[0]!;
   // The phase the frames name; an agent torn down after its workers failed is a worker error.
-  const workersFailed = s.x.events.some((e) => e.stage === 'worker-error');
+  const workersFailed = sawStage(s, 'worker-error');
   const stage =
     stageFromFrames(s.frames) ?? openWait(s) ?? (agent ? (workersFailed ? 'worker-error' : 'other') : 'worker-error');
   const ev: LogEvent = {
@@ -474,7 +476,7 @@ function noteAgentSigns(s: StreamState, entry: CatalogueEntry, ev: LogEvent): vo
   }
   if (BLOCK_HEADS.has(entry.id) && entry.kind === 'launch') {
     // A second launch block before the first agent ended (no exit or failure yet) is another agent.
-    const ended = s.x.events.some((e) => e !== ev && (e.kind === 'exit' || e.kind === 'failure'));
+    const ended = everEnded(s);
     if (!ended) noteAgent(s, 'concurrent-launch', String(ev.line));
   }
 }

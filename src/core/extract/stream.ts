@@ -1,4 +1,5 @@
 import type { LogEvent, StreamExtract } from '../model';
+import { newKeep, type Keep } from './keep';
 
 // What the extractor keeps per stream (one file, or one labelled node inside a file) while it reads.
 
@@ -36,6 +37,8 @@ export interface StreamState {
   stepped: boolean;
   /** The stream shows another program (nccl-tests, xla_dist): its weak evidence does not count. */
   foreign: boolean;
+  /** Which of its events the stream keeps (keep.ts): `x.events` is what it holds. */
+  keep: Keep;
 }
 
 export function newStream(file: string, key: string): StreamState {
@@ -66,12 +69,33 @@ export function newStream(file: string, key: string): StreamState {
     weakEvidence: [],
     stepped: false,
     foreign: false,
+    keep: newKeep(),
   };
 }
 
+/**
+ * Signs of agents kept per stream: kinds (one per rendezvous round: a log of a million rounds would hold a
+ * million sets) and values of a kind. The count of agents is the largest set, so a cap only bounds it.
+ */
+const MAX_AGENT_KINDS = 256;
+const MAX_AGENT_VALUES = 4096;
+/** Hosts a prefix names are read only while there is one (identity.ts): a few say there are several. */
+const MAX_PREFIX_HOSTS = 64;
+
 /** Note one more sign of an agent (a run folder, a node id…) under its kind. */
 export function noteAgent(s: StreamState, kind: string, value: string): void {
-  const set = s.agentKeys.get(kind) ?? new Set<string>();
-  set.add(value);
-  s.agentKeys.set(kind, set);
+  let set = s.agentKeys.get(kind);
+  if (!set) {
+    if (s.agentKeys.size >= MAX_AGENT_KINDS) return;
+    set = new Set<string>();
+    s.agentKeys.set(kind, set);
+  }
+  if (set.size < MAX_AGENT_VALUES) set.add(value);
+}
+
+/** Count a line whose prefix names a host without splitting the stream (NCCL's `host:pid:tid`). */
+export function notePrefixHost(s: StreamState, host: string): void {
+  const n = s.prefixHosts.get(host);
+  if (n !== undefined) s.prefixHosts.set(host, n + 1);
+  else if (s.prefixHosts.size < MAX_PREFIX_HOSTS) s.prefixHosts.set(host, 1);
 }

@@ -19,6 +19,12 @@ import type { Frame, StreamState } from './stream';
 export const TRACEBACK_REACH = 400;
 /** A warning this close above a traceback is refined by the traceback's frames too. */
 const REFINE_AHEAD_LINES = 60;
+/**
+ * Frames kept of one traceback (a digest holds as many per event): past it, the outermost and the innermost
+ * KEPT_FRAMES / 2 each, where the phases are (main and the launcher outside, torch's calls inside).
+ */
+export const MAX_FRAMES = 4096;
+const KEPT_FRAMES = 3072;
 /** Watchdog timeouts on the first collectives are startup trouble; later ones are training hangs. */
 const STARTUP_SEQ_MAX = 5;
 
@@ -28,6 +34,11 @@ const KEY_STAGE_RES = KEY_STAGES.map((k) => ({ re: new RegExp(k.re), stage: k.st
 const effectsOf = (e: LogEvent) => effectsOfId(e.id);
 /** The agent's own entry points: a traceback through them is the launcher being torn down. */
 const AGENT_FRAME = /(?:^|[\\/])torch[\\/]distributed[\\/](?:run\.py|launcher[\\/]|elastic[\\/])/;
+
+function pushFrame(s: StreamState, f: Frame): void {
+  s.frames.push(f);
+  if (s.frames.length > MAX_FRAMES) s.frames.splice(KEPT_FRAMES / 2, s.frames.length - KEPT_FRAMES);
+}
 
 function startTraceback(s: StreamState, line: number): void {
   s.frames = [];
@@ -57,7 +68,7 @@ function readRichFrame(s: StreamState, line: number, text: string): boolean {
   s.richPath = null;
   if (path === null) return false;
   if (!s.tracebackOpen) startTraceback(s, line);
-  s.frames.push({ fn: (g.fn ?? g.fn2)!, path });
+  pushFrame(s, { fn: (g.fn ?? g.fn2)!, path });
   return true;
 }
 
@@ -71,18 +82,17 @@ export function readTraceback(s: StreamState, line: number, text: string): numbe
     return 1;
   }
   if (!text.includes('File "')) return 0;
-  const before = s.frames.length;
   FRAME_RE.lastIndex = 0;
   let fm: RegExpExecArray | null;
-  let any = false;
+  let added = 0;
   while ((fm = FRAME_RE.exec(text)) !== null) {
     // Frames pasted without their `Traceback` header still start one.
-    if (!any && !s.tracebackOpen) startTraceback(s, line);
-    s.frames.push({ fn: fm.groups!.fn!, path: fm.groups!.path! });
-    any = true;
+    if (added === 0 && !s.tracebackOpen) startTraceback(s, line);
+    pushFrame(s, { fn: fm.groups!.fn!, path: fm.groups!.path! });
+    added++;
   }
-  if (any) refineEarlier(s, line);
-  return s.frames.length - before;
+  if (added > 0) refineEarlier(s, line);
+  return Math.min(added, s.frames.length);
 }
 
 const TORCH_HOME = /^(\/.{0,1000}?)\/torch\/distributed\//;
@@ -188,14 +198,16 @@ export function refineRole(
  * takes the stage of the traceback that follows it.
  */
 function refineEarlier(s: StreamState, line: number): void {
-  const st = stageFromFrames(s.frames);
-  if (st === null) return;
+  // The frames are read only when a warning above waits for them: not once per frame line of a long traceback.
+  let st: FailureStage | null | undefined;
   for (let i = s.x.events.length - 1; i >= 0; i--) {
     const e = s.x.events[i]!;
     if (line - e.line > REFINE_AHEAD_LINES) break;
     if (e.frames) continue;
     const entry = effectsOf(e);
     if (entry.refine !== 'frames' || !e.stage || e.stage !== entry.stage) continue;
+    st ??= stageFromFrames(s.frames);
+    if (st === null) return;
     if (entry.refineTo && !entry.refineTo.includes(st)) continue;
     e.stage = st;
   }

@@ -1,4 +1,5 @@
 import { effectsOf } from '../catalogue';
+import { NOT_KEPT_ID, notKeptOf } from '../extract/keep';
 import type { Attempt, EvidenceLine, LogEvent, NodeEvent } from '../model';
 import { boundedCount } from '../numbers';
 import { isoOrNull } from '../time';
@@ -36,6 +37,8 @@ export function attemptOf(evs: LogEvent[]): Map<LogEvent, number> {
     const n = restartsSoFar.get(e.file) ?? 0;
     out.set(e, dir ?? n);
     if (effectsOf(e.id).newAttempt) restartsSoFar.set(e.file, n + 1);
+    // Restarts a stream too long to keep whole left out still count (extract/keep.ts).
+    else if (e.id === NOT_KEPT_ID) restartsSoFar.set(e.file, n + (notKeptOf(e)?.restarts ?? 0));
   }
   return out;
 }
@@ -80,6 +83,7 @@ export function nodeAttempts(
   const formed = new Set<number>();
   let restarted = false;
   for (const e of evs) {
+    if (e.id === NOT_KEPT_ID) continue;
     const a = attempt.get(e) ?? 0;
     const list = byAttempt.get(a) ?? [];
     list.push(e);

@@ -23,6 +23,7 @@ import { bestHint, groupStreams, nodeIdOf, type NodeGroup } from './group';
 import { placeLaunch } from './launch';
 import { mixedJobsOf, splitRuns } from './mixed';
 import { nodeClocks, withFieldClocks } from './nodeClock';
+import { notKeptNote } from './notKept';
 import { isStoreHost } from './storeHost';
 import { verdictOf } from './verdict';
 import { refusedNumbers } from './untrusted';
@@ -95,6 +96,8 @@ export function buildJob(extracts: FileExtract[], opts: BuildOptions = {}): JobM
   );
   const notes: Note[] = [...clocks.notes, ...refusedNumbers(allEvents, facts)];
   const built = groups.map((g, i) => buildNode(g, ids[i]!, eventsByNode.get(ids[i]!)!, facts, clocks, notes));
+  const notKept = notKeptNote(eventsByNode);
+  if (notKept) notes.push(notKept);
   const nodes = built.map((b) => b.node);
   const skewSeconds = placeLags(nodes, notes);
   nodes.sort(
