@@ -22,6 +22,7 @@ export const SCRIPT: CatalogueEntry[] = [
       'Mon Mar  4 10:02:17 UTC 2024',
       'START TIME: Tue Nov 12 08:41:05 CST 2024',
       '+ echo Wed Jan 15 23:59:01 2025',
+      '==== gpu-k11 Thu Oct  2 09:58:44 UTC 2025 ====',
     ],
     effects: { notTorchEvidence: true, timeField: 'when', scriptClock: true },
     heuristic: true,

@@ -106,7 +106,6 @@ export function framesFresh(s: StreamState, line: number): boolean {
   return s.frames.length > 0 && line - s.tracebackLine <= TRACEBACK_REACH;
 }
 
-/** The stage the frames give: the outermost phase frame, else a store helper, else null. */
 /** The outermost phase frame is a collective call (the first one creates its NCCL communicator). */
 export function inCollective(frames: readonly Frame[]): boolean {
   for (const f of frames) {
@@ -116,6 +115,7 @@ export function inCollective(frames: readonly Frame[]): boolean {
   return false;
 }
 
+/** The stage the frames give: the outermost phase frame, else a store helper, else null. */
 export function stageFromFrames(frames: readonly Frame[]): FailureStage | null {
   for (const f of frames) {
     const hit = PHASE_FRAMES.find((p) => frameIn(f, p));
