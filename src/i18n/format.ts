@@ -83,11 +83,12 @@ export function listText(lang: Lang, items: readonly string[]): string {
   return t(lang, 'list.and', { rest: items.slice(0, -1).join(t(lang, 'list.sep')), last: items[items.length - 1]! });
 }
 
-/** The first `shown` items and how many more: `a, b, c and 5 more`. */
-export function listSome(lang: Lang, items: readonly string[], shown = 4): string {
-  if (items.length <= shown) return listText(lang, items);
-  return t(lang, 'list.more', {
-    list: items.slice(0, shown - 1).join(t(lang, 'list.sep')),
-    n: items.length - shown + 1,
-  });
+/**
+ * The first `shown` items and how many more: `a, b, c and 5 more`. `total` counts items beyond those given (a
+ * list the analysis cut to its first few).
+ */
+export function listSome(lang: Lang, items: readonly string[], shown = 4, total = items.length): string {
+  if (total <= shown && items.length === total) return listText(lang, items);
+  const named = items.slice(0, Math.min(shown - 1, items.length));
+  return t(lang, 'list.more', { list: named.join(t(lang, 'list.sep')), n: total - named.length });
 }

@@ -95,5 +95,8 @@ describe('formatting', () => {
     expect(listText('en', ['node0', 'node1', 'node2'])).toBe('node0, node1 and node2');
     expect(listText('zh', ['node0', 'node1', 'node2'])).toBe('node0、node1 和 node2');
     expect(listSome('en', ['a', 'b', 'c', 'd', 'e', 'f'], 4)).toBe('a, b, c and 3 more');
+    // A list cut to its first few by the analysis counts the rest it does not carry.
+    expect(listSome('en', ['node4', 'node5'], 8, 4000)).toBe('node4, node5 and 3,998 more');
+    expect(listSome('zh', ['a', 'b'], 8, 2)).toBe('a 和 b');
   });
 });
