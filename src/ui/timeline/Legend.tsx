@@ -1,4 +1,5 @@
 import type { PhaseKind, TimelineModel } from '../../core/timeline';
+import { useMemo } from 'react';
 import { useT } from '../i18n';
 import { WAITING } from './labels';
 
@@ -16,29 +17,8 @@ const PHASE_ORDER: PhaseKind[] = [
 
 export function Legend({ model, fired }: { model: TimelineModel; fired: boolean }) {
   const t = useT();
-  const phases = new Set<PhaseKind>();
-  const markers = new Set<string>();
-  let estimated = false;
-  let open = false;
-  for (const r of model.rows) {
-    if (!r.placed) continue;
-    for (const p of [...r.phases, ...r.lanes.flatMap((l) => l.phases)]) {
-      phases.add(p.kind);
-      estimated ||= p.endTiming !== 'line';
-    }
-    for (const m of [...r.markers, ...r.lanes.flatMap((l) => l.markers)]) markers.add(m.kind);
-    const last = r.phases.at(-1);
-    if (
-      last &&
-      last.end === 'log-end' &&
-      WAITING.has(last.kind) &&
-      model.endMs !== null &&
-      model.endMs - last.endMs > 1
-    )
-      open = true;
-  }
-  const lines = new Set(model.thresholds.map((t) => t.kind));
-  const perNode = model.thresholds.some((t) => t.anchor === 'node' && t.perNode.length > 0);
+  // Over every row and lane: once per model, not on every pan and zoom.
+  const { phases, markers, estimated, open, lines, perNode } = useMemo(() => legendOf(model), [model]);
   if (phases.size === 0 && markers.size === 0) return null;
   return (
     <ul className="tl__legend" aria-label={t('timeline.legend')}>
@@ -102,4 +82,31 @@ export function Legend({ model, fired }: { model: TimelineModel; fired: boolean 
       )}
     </ul>
   );
+}
+
+function legendOf(model: TimelineModel) {
+  const phases = new Set<PhaseKind>();
+  const markers = new Set<string>();
+  let estimated = false;
+  let open = false;
+  for (const r of model.rows) {
+    if (!r.placed) continue;
+    for (const p of [...r.phases, ...r.lanes.flatMap((l) => l.phases)]) {
+      phases.add(p.kind);
+      estimated ||= p.endTiming !== 'line';
+    }
+    for (const m of [...r.markers, ...r.lanes.flatMap((l) => l.markers)]) markers.add(m.kind);
+    const last = r.phases.at(-1);
+    if (
+      last &&
+      last.end === 'log-end' &&
+      WAITING.has(last.kind) &&
+      model.endMs !== null &&
+      model.endMs - last.endMs > 1
+    )
+      open = true;
+  }
+  const lines = new Set(model.thresholds.map((t) => t.kind));
+  const perNode = model.thresholds.some((t) => t.anchor === 'node' && t.perNode.length > 0);
+  return { phases, markers, estimated, open, lines, perNode };
 }
