@@ -291,7 +291,9 @@ test('a 1024-node job: rows are virtualised, sorting by lag puts the latest firs
   await dispatchDrop(page, dataTransfer);
 
   const timeline = page.getByTestId('timeline');
+  // The timeline of the files read so far is drawn while the rest is read; the test reads the whole job's.
   await expect(timeline).toBeVisible({ timeout: 120_000 });
+  await expect(page.getByTestId('progress')).toHaveCount(0, { timeout: 120_000 });
   await expect(page.getByTestId('timeline-count')).toHaveText('1,024 nodes');
   const grid = timeline.getByRole('grid');
   await expect(grid).toHaveAttribute('aria-rowcount', '1025');

@@ -30,7 +30,10 @@ export function mergeExtracts(paths: Iterable<string>, yielded: ReadonlyMap<stri
  * `.gz` also under the name of the log it holds (`node3.log.gz` yields `node3.log`). Archive members are found
  * through their archive's path, the leading part of theirs.
  */
-export function sourcesOf(paths: Iterable<string>, yielded: ReadonlyMap<string, Yielded>): Record<string, File> {
+export function sourcesOf(
+  paths: Iterable<string>,
+  yielded: ReadonlyMap<string, { file: File | null; extracts: readonly { file: string }[] }>,
+): Record<string, File> {
   const out: Record<string, File> = {};
   for (const path of paths) {
     const y = yielded.get(path);

@@ -1,21 +1,40 @@
 // One input file per request, streamed: a multi-gigabyte log never exists as one string in memory, and an archive
-// is unpacked member by member as its bytes arrive (see archive/), each member into its own extractor.
+// is unpacked member by member as its bytes arrive (see archive/), each member into its own extractor. Extracts go
+// straight to the job worker on the port the pool gave this worker; the page hears only progress and the end.
 import { createInputReader } from './archive/index';
-import type { ParseReply, ParseRequest } from './protocol';
+import type { ParseConnect, ParseReply, ParseRequest, ParseToJob } from './protocol';
+import { unreadableExtract } from './unreadable';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 
 // Progress is for a bar, not a log: a message per 64 KiB chunk would flood the main thread.
 const PROGRESS_INTERVAL_MS = 100;
 
+let port: MessagePort | null = null;
+
 function reply(message: ParseReply): void {
   scope.postMessage(message);
 }
 
-async function parse({ taskId, name, file, mtimeMs }: ParseRequest): Promise<void> {
+function toJob(message: ParseToJob): void {
+  port!.postMessage(message);
+}
+
+function mtimeOf({ file, mtimeMs }: ParseRequest): number | null {
+  if (mtimeMs !== 'file') return mtimeMs;
+  return file instanceof File ? file.lastModified || null : null;
+}
+
+async function parse(request: ParseRequest, names: string[]): Promise<void> {
+  const { taskId, name, file } = request;
+  reply({ type: 'started', taskId, bytes: file.size });
+  const mtimeMs = mtimeOf(request);
   const input = createInputReader(name, {
     mtimeMs,
-    onExtract: (extract) => reply({ type: 'extract', taskId, extract }),
+    onExtract: (extract) => {
+      names.push(extract.file);
+      toJob({ type: 'extract', taskId, extract });
+    },
   });
   const reader = file.stream().getReader();
   let bytesDone = 0;
@@ -38,12 +57,25 @@ async function parse({ taskId, name, file, mtimeMs }: ParseRequest): Promise<voi
   }
   input.finish();
   reply({ type: 'progress', taskId, bytesDone });
-  reply({ type: 'done', taskId });
 }
 
-scope.onmessage = (event: MessageEvent<ParseRequest>) => {
-  const request = event.data;
-  parse(request).catch((error: unknown) => {
-    reply({ type: 'failed', taskId: request.taskId, message: error instanceof Error ? error.message : String(error) });
+scope.onmessage = (event: MessageEvent<ParseConnect | ParseRequest>) => {
+  const message = event.data;
+  if (message.type === 'connect') {
+    port = message.port;
+    return;
+  }
+  const names: string[] = [];
+  const end = () => {
+    toJob({ type: 'finished', taskId: message.taskId, path: message.name });
+    reply({ type: 'done', taskId: message.taskId, names });
+  };
+  parse(message, names).then(end, (error: unknown) => {
+    // What the file yielded before it failed stays; the failure itself is one more problem file.
+    const reason = error instanceof Error ? error.message : String(error);
+    const failed = unreadableExtract(message.name, message.file.size, mtimeOf(message), reason);
+    names.push(failed.file);
+    toJob({ type: 'extract', taskId: message.taskId, extract: failed });
+    end();
   });
 };

@@ -3,6 +3,7 @@ export type { AppError, AppState, FileRow, FileStatus, Phase } from './store';
 export type { Lang } from '../ingest/index';
 export { summariseProgress } from './progress';
 export type { ProgressSummary } from './progress';
+export type { JobAnswers, JobRequest } from './jobProtocol';
 export { useViewStore } from './view';
 export type { EvidenceTarget, ViewState, Zoom } from './view';
 export { usePrefsStore, storedShareBase, storeShareBase } from './prefs';

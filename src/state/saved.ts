@@ -3,11 +3,8 @@
 // evidence lines shown with it), unredacted since it never leaves this browser. "Forget" removes it. The
 // selection and the zoom come back from the address bar (see fragment.ts), so only a new job is saved.
 import { create } from 'zustand';
-import { previewShare, type ShareOptions } from '../share/index';
-import type { Diagnosis } from '../core/findings';
-import type { JobModel } from '../core/model';
+import type { ShareOptions } from '../share/index';
 import { readItem, writeItem } from './prefs';
-import type { SaveReply, SaveRequest } from './saved.worker';
 import { useAppStore } from './store';
 import { useViewStore } from './view';
 
@@ -57,56 +54,43 @@ function cancelSave(): void {
   timer = null;
 }
 
-let worker: Worker | null = null;
 let saves = 0;
-
-/** The link for `job`, built in a worker where there is one (the page stays responsive), else here. */
-function encode(id: number, job: JobModel, diagnosis: Diagnosis, options: ShareOptions): Promise<string | null> {
-  if (typeof Worker === 'undefined') {
-    const result = previewShare(job, diagnosis, options);
-    return Promise.resolve(result.ok ? result.url : null);
-  }
-  worker ??= new Worker(new URL('./saved.worker.ts', import.meta.url), { type: 'module', name: 'skewscope-save' });
-  const w = worker;
-  return new Promise((resolve) => {
-    const onMessage = (event: MessageEvent<SaveReply>) => {
-      if (event.data.id !== id) return;
-      w.removeEventListener('message', onMessage);
-      resolve(event.data.link);
-    };
-    w.addEventListener('message', onMessage);
-    w.postMessage({ id, job, diagnosis, options } satisfies SaveRequest);
-  });
-}
 
 function save(): void {
   timer = null;
-  const { job, diagnosis, lang, phase } = useAppStore.getState();
-  if (phase !== 'done' || !job || !diagnosis || !useSavedStore.getState().keeping) return;
+  const { view, lang, phase, ask } = useAppStore.getState();
+  if (phase !== 'done' || !view?.complete || !useSavedStore.getState().keeping) return;
   const { selectedNode, zoom } = useViewStore.getState();
   const id = ++saves;
-  void encode(id, job, diagnosis, {
+  // Built in the job worker, which has the job: on a 4,096-node job the link takes about half a second.
+  const options: ShareOptions = {
     base: '',
     hostnames: false,
     ips: false,
     paths: 'keep',
     evidence: true,
     lang,
-    selectedNode: selectedNode && job.nodes.some((n) => n.id === selectedNode) ? selectedNode : null,
+    selectedNode: selectedNode && view.job.nodes.some((n) => n.id === selectedNode) ? selectedNode : null,
     zoom,
     maxUrlLength: Number.MAX_SAFE_INTEGER,
-  }).then((link) => {
-    // A later save, a "Forget" or another job since: this one is stale.
-    const now = useAppStore.getState();
-    if (id !== saves || now.job !== job || !useSavedStore.getState().keeping) return;
-    if (link === null) {
-      writeItem(KEY, null);
-      useSavedStore.setState({ failed: true });
-      return;
-    }
-    writeItem(KEY, JSON.stringify({ link, savedAt: Date.now() } satisfies Stored));
-    useSavedStore.setState({ failed: readSaved()?.link !== link });
-  });
+  };
+  void ask({ kind: 'share', options })
+    .then(
+      (result) => (result.ok ? result.url : null),
+      () => null,
+    )
+    .then((link) => {
+      // A later save, a "Forget" or another job since: this one is stale.
+      const now = useAppStore.getState();
+      if (id !== saves || now.view?.gen !== view.gen || !useSavedStore.getState().keeping) return;
+      if (link === null) {
+        writeItem(KEY, null);
+        useSavedStore.setState({ failed: true });
+        return;
+      }
+      writeItem(KEY, JSON.stringify({ link, savedAt: Date.now() } satisfies Stored));
+      useSavedStore.setState({ failed: readSaved()?.link !== link });
+    });
 }
 
 function scheduleSave(): void {
@@ -124,7 +108,7 @@ if (typeof window !== 'undefined') {
   useAppStore.subscribe((state, prev) => {
     // A new analysis is kept again, even after "Forget" on the one before.
     if (prev.phase === 'idle' && state.phase !== 'idle') useSavedStore.setState({ keeping: true, failed: false });
-    if (state.phase === 'done' && state.job && (state.job !== prev.job || state.diagnosis !== prev.diagnosis))
+    if (state.phase === 'done' && state.view?.complete && (state.view !== prev.view || state.phase !== prev.phase))
       scheduleSave();
   });
 }

@@ -1,34 +1,33 @@
-// The app's single store. Workers and the pool live outside it (they are not data); the store holds
-// only what the views render.
+// The app's single store. Workers and the pool live outside it (they are not data); the store holds only what
+// the views render. The job itself lives in the job worker (jobClient.ts): the store holds the view of it.
 import { create } from 'zustand';
 import { readViewFragment } from './fragment';
 import { storedLang, storeLang } from './prefs';
 import { appendAll } from '../core/arrays';
-import type { FileExtract, JobModel } from '../core/model';
+import type { FileExtract } from '../core/model';
 import {
-  assembleJob,
   filesFromDataTransfer,
   filesFromList,
   loadExample,
-  diagnoseJob,
-  type Diagnosis,
   type Lang,
   type Overrides,
   runPool,
   unreadableExtract,
-  mergeExtracts,
   sourcesOf,
-  pruneOverrides,
   pastedPath,
   nextPastedName,
   type Collected,
   type InputFile,
   type PoolListener,
   type PoolRun,
-  type Yielded,
+  type ResultView,
 } from '../ingest/index';
+import { createJobClient, type JobClient } from './jobClient';
+import type { JobAnswers, JobRequest } from './jobProtocol';
+import { summariseProgress, type ProgressSummary } from './progress';
 
-export type Phase = 'idle' | 'collecting' | 'parsing' | 'done';
+/** `analysing`: every file is read and the job is being built from them. */
+export type Phase = 'idle' | 'collecting' | 'parsing' | 'analysing' | 'done';
 
 /** What went wrong outside any one file; `detail` is the browser's or the analysis' own message. */
 export interface AppError {
@@ -41,7 +40,8 @@ export type FileStatus = 'queued' | 'reading' | 'done';
 
 export interface FileRow {
   path: string;
-  bytes: number;
+  /** Null until a worker starts on it, for a large drop (see SIZES_ON_PAGE). */
+  bytes: number | null;
   bytesDone: number;
   status: FileStatus;
   /** The run that read it: one drop, pick or paste, with what was added while it was being read. */
@@ -51,16 +51,17 @@ export interface FileRow {
 export interface AppState {
   phase: Phase;
   files: FileRow[];
-  job: JobModel | null;
-  /** Findings and advice for `job`, in `lang`. */
-  diagnosis: Diagnosis | null;
+  /** The run's reading progress (its files only), updated a few times a second. */
+  progress: ProgressSummary;
+  /** What the views draw of the job: set when the verdict is in, again when everything is. */
+  view: ResultView | null;
+  /** An analysis is under way while `view` shows the one before (a correction, more files read). */
+  updating: boolean;
   lang: Lang;
   /** Switches the language of the words on screen (the reader's choice is remembered by chooseLang). */
   setLang(lang: Lang): void;
   /** The reader picked a language: switched to and remembered in this browser. */
   chooseLang(lang: Lang): void;
-  /** What the last analysis read; kept so corrections recompute without reading files again. */
-  extracts: FileExtract[];
   /** The files themselves by path (handles, not contents), for the evidence viewer to read lines from. */
   sources: Record<string, File>;
   /** The user's corrections (file → node, node names, a file's year or zone). */
@@ -85,6 +86,8 @@ export interface AppState {
   openExample(): void;
   cancel(): void;
   reset(): void;
+  /** Asks the job worker about the job on screen (a share link, the exports, an evidence line's text). */
+  ask<K extends JobRequest['kind']>(request: Extract<JobRequest, { kind: K }>): Promise<JobAnswers[K]>;
 }
 
 interface Run {
@@ -96,6 +99,10 @@ interface Run {
   replaced: Map<string, FileRow>;
   /** Set by reset(): nothing the run reports is kept. */
   dead: boolean;
+  startedAt: number;
+  /** Files finished, and how many were when the last partial analysis was asked for. */
+  finished: number;
+  analysedAt: { files: number; time: number };
 }
 
 /** The run being read. */
@@ -105,22 +112,43 @@ let runIds = 0;
 let epoch = 0;
 /** Drops still being listed (folders walked, the example fetched). */
 let collecting = 0;
-/** What every read input yielded, by its path: the job is rebuilt from this and the rows. */
-const yielded = new Map<string, Yielded>();
+/** What every read input yielded (the names of its extracts: the job worker has the extracts), by its path. */
+const yielded = new Map<string, { file: File | null; extracts: { file: string }[] }>();
+/** The file rows, changed in place by the pool's reports and handed to the views a few times a second. */
+let rows: FileRow[] = [];
+let rowIndex = new Map<string, number>();
+/** The analysis whose view is awaited, and whether it is the one that ends a run. */
+let asked: { seq: number; final: boolean } | null = null;
+let client: JobClient | null = null;
+
+const rowKey = (run: number, path: string) => `${run}\u0000${path}`;
+/**
+ * Up to this many files, their sizes are read when they are dropped; beyond, the parse workers say them as they
+ * start each file: a File of a dropped folder stats its file on disk, synchronously, when asked for its size
+ * on the page (a 4,096-file folder froze the page for over a second doing so).
+ */
+const SIZES_ON_PAGE = 128;
+/** Row updates reach the views at most this often: a 4,096-file drop sends thousands of reports. */
+const FLUSH_MS = 150;
+/** A partial analysis is asked for after this long, then each time the files read have doubled. */
+const FIRST_PARTIAL_MS = 1000;
+const PARTIAL_GAP_MS = 1500;
+/** Past this share of a run's files read, the final analysis is close: no more partial ones. */
+const LAST_PARTIAL_SHARE = 0.8;
 
 type Data = Pick<
   AppState,
-  'phase' | 'files' | 'job' | 'diagnosis' | 'cancelled' | 'error' | 'extracts' | 'overrides' | 'sources' | 'run'
+  'phase' | 'files' | 'progress' | 'view' | 'updating' | 'cancelled' | 'error' | 'overrides' | 'sources' | 'run'
 >;
 
 const idle = (): Data => ({
   phase: 'idle',
   files: [],
-  job: null,
-  diagnosis: null,
+  progress: summariseProgress([], null),
+  view: null,
+  updating: false,
   cancelled: false,
   error: null,
-  extracts: [],
   overrides: {},
   sources: {},
   run: 0,
@@ -137,58 +165,125 @@ export const useAppStore = create<AppState>()((set, get) => {
   const restingPhase = (): Phase => {
     if (current) return 'parsing';
     if (collecting > 0) return 'collecting';
-    const { job, files } = get();
-    return job || files.length > 0 ? 'done' : 'idle';
+    if (asked?.final) return 'analysing';
+    return get().view || rows.length > 0 ? 'done' : 'idle';
+  };
+
+  const setRows = (next: FileRow[]) => {
+    rows = next;
+    rowIndex = new Map(next.map((row, i) => [rowKey(row.run, row.path), i]));
+  };
+
+  let flushTimer: ReturnType<typeof setTimeout> | null = null;
+  const flush = () => {
+    if (flushTimer !== null) clearTimeout(flushTimer);
+    flushTimer = null;
+    const run = get().run;
+    // The progress only: the rows go to the views when the files change (a drop, a run's end), so a report from
+    // a worker never re-renders the results drawn so far.
+    set({
+      progress: summariseProgress(
+        rows.filter((r) => r.run === run),
+        current?.startedAt ?? null,
+      ),
+    });
+  };
+  const scheduleFlush = () => {
+    flushTimer ??= setTimeout(flush, FLUSH_MS);
   };
 
   const patchRow = (run: Run, index: number, patch: Partial<FileRow>) => {
     const path = run.inputs[index]?.path;
     if (run.dead || path === undefined) return;
-    set((state) => {
-      const at = state.files.findIndex((row) => row.run === run.id && row.path === path);
-      if (at < 0) return state;
-      const files = state.files.slice();
-      files[at] = { ...files[at]!, ...patch };
-      return { files };
-    });
+    const at = rowIndex.get(rowKey(run.id, path));
+    if (at === undefined) return;
+    rows[at] = { ...rows[at]!, ...patch };
+    scheduleFlush();
   };
 
-  /** Rebuilds the job from every file read so far, in every run, with the user's corrections. */
-  const analyse = (files: FileRow[]) => {
-    const done = files.filter((row) => row.status === 'done').map((row) => row.path);
-    if (!current) {
-      const keep = new Set(done);
-      for (const path of [...yielded.keys()]) if (!keep.has(path)) yielded.delete(path);
-    }
-    const extracts = mergeExtracts(done, yielded);
-    const sources = sourcesOf(done, yielded);
-    const overrides = pruneOverrides(get().overrides, extracts);
-    const phase: Phase = current ? 'parsing' : collecting > 0 ? 'collecting' : 'done';
-    const base = { phase, files, extracts, sources, overrides };
-    if (extracts.length === 0) return set({ ...base, job: null, diagnosis: null });
-    try {
-      const job = assembleJob(extracts, overrides);
-      set({ ...base, job, diagnosis: diagnoseJob(job, get().lang) });
-    } catch (error) {
-      set({
-        ...base,
-        job: null,
-        diagnosis: null,
-        error: { code: 'analysis-failed', detail: errorText(error) },
-      });
-    }
+  const jobClient = (): JobClient =>
+    (client ??= createJobClient({
+      view: (seq, view, overrides) => {
+        if (!asked || seq < asked.seq) return;
+        const shown = get().view;
+        // A view on screen stays until the next one is whole: the page never goes back to a verdict alone.
+        if (!view.complete && shown?.complete) return;
+        const done = view.complete && seq === asked.seq;
+        const final = done && asked.final;
+        if (done) asked = null;
+        set({
+          view,
+          overrides,
+          updating: !done,
+          ...(final || (done && !current) ? { phase: restingPhase() } : {}),
+        });
+      },
+      empty: (seq, overrides) => {
+        if (!asked || seq !== asked.seq) return;
+        asked = null;
+        set({ view: null, overrides, updating: false, phase: restingPhase() });
+      },
+      failed: (seq, message) => {
+        if (!asked || seq < asked.seq) return;
+        asked = null;
+        set({
+          view: null,
+          updating: false,
+          phase: restingPhase(),
+          error: { code: 'analysis-failed', detail: message },
+        });
+      },
+      diagnosis: (seq, diagnosis) => {
+        const view = get().view;
+        if (view && view.gen === seq) set({ view: { ...view, diagnosis } });
+      },
+    }));
+
+  /** The inputs read so far, in every run, in the order they were listed. */
+  const donePaths = () => rows.filter((row) => row.status === 'done').map((row) => row.path);
+
+  /** Asks the job worker for the job of every file read so far, in every run, with the user's corrections. */
+  const analyse = (final: boolean) => {
+    const paths = donePaths();
+    const run = current;
+    const seq = jobClient().analyse({
+      paths,
+      overrides: get().overrides,
+      lang: get().lang,
+      partial: run ? { filesRead: paths.length, filesTotal: rows.length } : null,
+      prune: !run,
+    });
+    asked = { seq, final };
+    set({ sources: sourcesOf(paths, yielded) });
+    return paths;
+  };
+
+  /** While a run reads many files: the job of those read so far, each time they have doubled. */
+  const maybePartial = (run: Run) => {
+    if (current !== run || asked) return;
+    const now = performance.now();
+    const total = run.inputs.length;
+    if (run.finished >= total * LAST_PARTIAL_SHARE) return;
+    if (now - run.startedAt < FIRST_PARTIAL_MS || now - run.analysedAt.time < PARTIAL_GAP_MS) return;
+    if (run.finished < Math.max(1, run.analysedAt.files * 2)) return;
+    run.analysedAt = { files: run.finished, time: now };
+    flush();
+    analyse(false);
   };
 
   const finish = (run: Run) => {
     if (run.dead) return;
     if (current === run) current = null;
-    let files = get().files;
     // Files of this run left unread (cancelled) give back the rows they were to replace.
     if (run.replaced.size > 0)
-      files = files.map((row) =>
-        row.run === run.id && row.status !== 'done' ? (run.replaced.get(row.path) ?? row) : row,
+      setRows(
+        rows.map((row) => (row.run === run.id && row.status !== 'done' ? (run.replaced.get(row.path) ?? row) : row)),
       );
-    analyse(files);
+    const done = new Set(donePaths());
+    for (const path of [...yielded.keys()]) if (!done.has(path)) yielded.delete(path);
+    analyse(true);
+    flush();
+    set({ phase: restingPhase(), files: rows.slice() });
   };
 
   /** The rows with `run`'s new files added; a file whose path is already listed replaces that row. */
@@ -205,23 +300,42 @@ export const useAppStore = create<AppState>()((set, get) => {
       kept.push(row);
     }
     const status = (done: boolean): FileStatus => (done ? 'done' : 'queued');
+    const sized = inputs.length <= SIZES_ON_PAGE;
     return [
       ...kept,
-      ...inputs.map((f) => ({ path: f.path, bytes: f.file.size, bytesDone: 0, status: status(false), run: run.id })),
+      ...inputs.map((f) => ({
+        path: f.path,
+        bytes: sized ? f.file.size : null,
+        bytesDone: 0,
+        status: status(false),
+        run: run.id,
+      })),
       ...failed.map((path) => ({ path, bytes: 0, bytesDone: 0, status: status(true), run: run.id })),
     ];
   };
 
-  const listenerFor = (run: Run): PoolListener => ({
-    started: (i) => patchRow(run, i, { status: 'reading' }),
-    progress: (i, bytesDone) => patchRow(run, i, { bytesDone }),
-    finished: (i, extracts) => {
+  const listenerFor = (run: Run): PoolListener => {
+    const done = (i: number, names: string[]) => {
       const input = run.inputs[i];
       if (run.dead || !input) return;
-      yielded.set(input.path, { file: input.file, extracts });
-      patchRow(run, i, { status: 'done', bytesDone: input.file.size });
-    },
-  });
+      yielded.set(input.path, { file: input.file, extracts: names.map((file) => ({ file })) });
+      run.finished += 1;
+      const at = rowIndex.get(rowKey(run.id, input.path));
+      patchRow(run, i, { status: 'done', bytesDone: (at !== undefined ? rows[at]!.bytes : null) ?? 0 });
+      maybePartial(run);
+    };
+    return {
+      started: (i, bytes) => patchRow(run, i, { status: 'reading', bytes }),
+      progress: (i, bytesDone) => patchRow(run, i, { bytesDone }),
+      finished: done,
+      crashed: (i, taskId, extract) => {
+        const input = run.inputs[i];
+        if (run.dead || !input) return;
+        jobClient().put(input.path, [extract], taskId);
+        done(i, [extract.file]);
+      },
+    };
+  };
 
   /** Reads files into the job on screen: into the run being read if there is one, else in a new run. */
   const ingest = (collected: Collected) => {
@@ -235,28 +349,40 @@ export const useAppStore = create<AppState>()((set, get) => {
       if (!live) set({ phase: restingPhase(), error: { code: 'nothing-dropped', detail: null } });
       return;
     }
-    const run: Run = live ?? { id: ++runIds, pool: null, inputs: [], replaced: new Map(), dead: false };
+    const now = performance.now();
+    const run: Run = live ?? {
+      id: ++runIds,
+      pool: null,
+      inputs: [],
+      replaced: new Map(),
+      dead: false,
+      startedAt: now,
+      finished: 0,
+      analysedAt: { files: 0, time: now },
+    };
     current = run;
-    for (const f of failures)
-      yielded.set(f.path, { file: null, extracts: [unreadableExtract(f.path, 0, null, f.reason)] });
-    set((state) => ({
-      phase: 'parsing',
-      error: null,
-      run: run.id,
-      ...(live ? {} : { cancelled: false }),
-      files: withRows(
-        state.files,
+    for (const f of failures) {
+      const extract: FileExtract = unreadableExtract(f.path, 0, null, f.reason);
+      yielded.set(f.path, { file: null, extracts: [{ file: extract.file }] });
+      jobClient().put(f.path, [extract], null);
+    }
+    setRows(
+      withRows(
+        rows,
         run,
         inputs,
         failures.map((f) => f.path),
       ),
-    }));
+    );
+    set({ phase: 'parsing', error: null, run: run.id, files: rows.slice(), ...(live ? {} : { cancelled: false }) });
+    flush();
     appendAll(run.inputs, inputs);
     if (live) {
       live.pool!.add(inputs);
       return;
     }
-    const pool = runPool(inputs, listenerFor(run));
+    const jc = jobClient();
+    const pool = runPool(inputs, listenerFor(run), { connect: (port) => jc.connect(port) });
     run.pool = pool;
     void pool.settled.then(() => finish(run));
   };
@@ -286,15 +412,15 @@ export const useAppStore = create<AppState>()((set, get) => {
     ...idle(),
     lang: initialLang(),
     setOverrides: (overrides) => {
-      const { extracts, lang } = get();
-      if (extracts.length === 0) return set({ overrides });
-      const job = assembleJob(extracts, overrides);
-      set({ overrides, job, diagnosis: diagnoseJob(job, lang) });
+      set({ overrides });
+      if (current || donePaths().length === 0) return;
+      analyse(false);
+      set({ updating: true });
     },
     setLang: (lang) => {
       if (lang === get().lang) return;
-      const job = get().job;
-      set({ lang, diagnosis: job ? diagnoseJob(job, lang) : null });
+      set({ lang });
+      if (client) client.setLang(lang);
     },
     chooseLang: (lang) => {
       storeLang(lang);
@@ -309,7 +435,7 @@ export const useAppStore = create<AppState>()((set, get) => {
       ingest({ files: [{ path, file, mtimeMs: null }], failures: [] });
     },
     nextPasteName: () => {
-      const taken = new Set(get().files.map((row) => row.path));
+      const taken = new Set(rows.map((row) => row.path));
       return nextPastedName((path) => taken.has(path));
     },
     openExample: () => collect(loadExample()),
@@ -320,7 +446,8 @@ export const useAppStore = create<AppState>()((set, get) => {
       epoch += 1;
       collecting = 0;
       set({ cancelled: true });
-      run.pool?.cancel();
+      const open = run.pool?.cancel() ?? [];
+      client?.discard(open);
     },
     reset: () => {
       epoch += 1;
@@ -330,8 +457,12 @@ export const useAppStore = create<AppState>()((set, get) => {
         current.pool?.cancel();
       }
       current = null;
+      asked = null;
       yielded.clear();
+      setRows([]);
+      client?.reset();
       set(idle());
     },
+    ask: (request) => (client ? client.ask(request) : Promise.reject(new Error('No analysis is on screen.'))),
   };
 });

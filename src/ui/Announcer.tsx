@@ -1,7 +1,10 @@
-import { listText, t as translate } from '../i18n/index';
+import { t as translate } from '../i18n/index';
 import { useAppStore } from '../state/index';
 import { useT } from './i18n';
-import { byLag } from './lateNodes';
+import { lateList } from './lateNodes';
+
+/** Late nodes read out: the worst three and how many more. */
+const SPOKEN_LATE = 3;
 
 /**
  * One always-mounted live region: screen readers announce reliably only changes to a region that
@@ -10,8 +13,8 @@ import { byLag } from './lateNodes';
 export function Announcer() {
   const t = useT();
   const phase = useAppStore((s) => s.phase);
-  const fileCount = useAppStore((s) => s.files.length);
-  const job = useAppStore((s) => s.job);
+  const fileCount = useAppStore((s) => s.progress.filesTotal);
+  const view = useAppStore((s) => s.view);
   const cancelled = useAppStore((s) => s.cancelled);
   const error = useAppStore((s) => s.error);
 
@@ -19,12 +22,14 @@ export function Announcer() {
   if (error) message = translate(t.lang, `error.${error.code}`) + (error.detail ? ` ${error.detail}` : '');
   else if (phase === 'collecting') message = t('announce.listing');
   else if (phase === 'parsing') message = t('announce.reading', { n: fileCount });
-  else if (phase === 'done' && job) {
+  else if (phase === 'analysing') message = t('announce.analysing');
+  else if (phase === 'done' && view) {
+    const { job, late } = view;
     const verdict = t(`verdict.label.${job.verdict}`);
     const parts = [t(cancelled ? 'announce.partialVerdict' : 'announce.verdict', { verdict })];
     if (job.failure) parts.push(t(`stage.headline.${job.failure.stage}`));
-    if (job.failure?.lateNodes.length)
-      parts.push(t('announce.late', { nodes: listText(t.lang, byLag(job, job.failure.lateNodes)) }));
+    if (late.culprits && late.count > 0)
+      parts.push(t('announce.late', { nodes: lateList(t, late, SPOKEN_LATE, false) }));
     message = parts.join(' ');
   } else if (phase === 'done') message = t('announce.nothing');
 

@@ -19,7 +19,8 @@ import { useT } from './i18n';
 export function App() {
   const t = useT();
   const phase = useAppStore((s) => s.phase);
-  const job = useAppStore((s) => s.job);
+  const view = useAppStore((s) => s.view);
+  const updating = useAppStore((s) => s.updating);
   const files = useAppStore((s) => s.files);
   const cancelled = useAppStore((s) => s.cancelled);
   const error = useAppStore((s) => s.error);
@@ -27,7 +28,6 @@ export function App() {
   const pickFiles = useAppStore((s) => s.pickFiles);
   const reset = useAppStore((s) => s.reset);
   const openExample = useAppStore((s) => s.openExample);
-  const diagnosis = useAppStore((s) => s.diagnosis);
   const shared = useShareStore((s) => s.snapshot);
   const shareError = useShareStore((s) => s.error);
   const leaveShare = useShareStore((s) => s.leave);
@@ -36,7 +36,7 @@ export function App() {
 
   const dragging = useWindowDrop(dropTransfer);
   const pickers = useFilePickers(pickFiles);
-  const busy = phase === 'collecting' || phase === 'parsing';
+  const busy = phase === 'collecting' || phase === 'parsing' || phase === 'analysing';
   const startOver = () => {
     clearSaved();
     reset();
@@ -85,12 +85,12 @@ export function App() {
           <EmptyState dropZone={<DropZone onActivate={pickers.openFiles} />} onExample={openExample} />
         )}
         {busy && <ProgressPanel />}
-        {phase === 'done' && (
-          <>
-            <Results job={job} diagnosis={diagnosis} files={files} cancelled={cancelled} />
-            <DropZone onActivate={pickers.openFiles} compact />
-          </>
+        {/* While files are read, the job of those read so far: the verdict and a timeline before the end. One
+            place in the tree for both, so the views drawn during the read are updated, not drawn again. */}
+        {(phase === 'done' || (busy && view)) && (
+          <Results view={view} files={files} cancelled={!busy && cancelled} updating={busy || updating} />
         )}
+        {phase === 'done' && <DropZone onActivate={pickers.openFiles} compact />}
       </main>
 
       <footer className="footer">{t('app.footer')}</footer>

@@ -13,7 +13,6 @@ import {
   type KeyboardEvent,
   type ReactNode,
 } from 'react';
-import type { JobModel } from '../core/model';
 import {
   findRecognisedLine,
   findText,
@@ -51,13 +50,13 @@ function EvidenceDialog({ target }: { target: EvidenceTarget }) {
   const t = useT();
   const close = useViewStore((s) => s.closeEvidence);
   const sources = useAppStore((s) => s.sources);
-  const job = useAppStore((s) => s.job);
+  const files = useAppStore((s) => s.view?.job.files);
   const dialogRef = useRef<HTMLDialogElement>(null);
   const pressedOnBackdrop = useRef(false);
   const titleId = useId();
   const pathId = useId();
   const source = useMemo(() => lineSourceFor(target.file, sources), [target.file, sources]);
-  const knownLines = job?.files.find((f) => f.file === target.file)?.lines ?? null;
+  const knownLines = useMemo(() => files?.find((f) => f.file === target.file)?.lines ?? null, [files, target.file]);
 
   // Modal from the start; focus goes back where it came from when the viewer closes.
   useLayoutEffect(() => {
@@ -143,24 +142,31 @@ function EvidenceDialog({ target }: { target: EvidenceTarget }) {
             member={source.member}
             target={target}
             knownLines={knownLines}
-            job={job}
           />
         ) : (
-          <Unavailable source={source} target={target} job={job} />
+          <Unavailable source={source} target={target} />
         )}
       </div>
     </dialog>
   );
 }
 
-function evidenceText(job: JobModel | null, target: EvidenceTarget): string | null {
-  if (!job) return null;
-  const same = (e: { file: string; line: number }) => e.file === target.file && e.line === target.line;
-  const hit =
-    job.failure?.evidence.find(same) ??
-    job.nodes.flatMap((n) => n.events).find(same) ??
-    job.clockOffsets.map((o) => o.evidence).find(same);
-  return hit?.text ?? null;
+/** The line as the analysis read it, asked of the job worker (which has every event) when the file is gone. */
+function useEvidenceText(target: EvidenceTarget): string | null {
+  const ask = useAppStore((s) => s.ask);
+  const [text, setText] = useState<{ key: string; text: string | null } | null>(null);
+  const key = `${target.file}:${target.line}`;
+  useEffect(() => {
+    let live = true;
+    ask({ kind: 'evidence-text', file: target.file, line: target.line }).then(
+      (found) => live && setText({ key, text: found }),
+      () => live && setText({ key, text: null }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [ask, key, target.file, target.line]);
+  return text?.key === key ? text.text : null;
 }
 
 /** A file inside an archive: unpacked from the archive's File in the worker, then read like any other. */
@@ -170,14 +176,12 @@ function MemberView({
   member,
   target,
   knownLines,
-  job,
 }: {
   archive: Blob;
   archiveName: string;
   member: string;
   target: EvidenceTarget;
   knownLines: number | null;
-  job: JobModel | null;
 }) {
   const t = useT();
   const [state, setState] = useState<{ blob: Blob } | { error: string } | null>(null);
@@ -198,7 +202,6 @@ function MemberView({
       <Unavailable
         source={{ kind: 'archive-member', archive: archiveName, member, file: null }}
         target={target}
-        job={job}
         error={state.error}
       />
     );
@@ -212,17 +215,15 @@ function MemberView({
 function Unavailable({
   source,
   target,
-  job,
   error,
 }: {
   source: Exclude<LineSource, { kind: 'file' }>;
   target: EvidenceTarget;
-  job: JobModel | null;
   error?: string;
 }) {
   const t = useT();
   const close = useViewStore((s) => s.closeEvidence);
-  const text = evidenceText(job, target);
+  const text = useEvidenceText(target);
   return (
     <div className="ev-unavailable" data-testid="evidence-unavailable">
       {source.kind === 'archive-member' ? (

@@ -1,15 +1,43 @@
-import { useState } from 'react';
-import type { Advice, Diagnosis, Finding } from '../ingest/index';
+import { memo, useMemo, useState } from 'react';
+import { byLag, type Advice, type Diagnosis, type Finding, type NodeLag } from '../ingest/index';
+import { formatNumber } from '../i18n/index';
+import { useViewStore } from '../state/index';
 import { EvidenceLines } from './EvidenceList';
 import { Prose, useT } from './i18n';
+import { nodeLagText } from './lateNodes';
+import { VirtualList } from './VirtualList';
 
 interface Props {
   diagnosis: Diagnosis;
+  /** Each node's lag, once the nodes are in (the late-node list is sorted by it). */
+  lags: ReadonlyMap<string, number | null> | null;
 }
 
-export function FindingsPanel({ diagnosis }: Props) {
+/**
+ * One card per finding, except late nodes: however many LATE_NODE findings there are (one per node in links of
+ * format 1, one for all of them today), they are one card that names the worst and lists the rest.
+ */
+export function foldFindings(findings: readonly Finding[]): Finding[] {
+  const late = findings.filter((f) => f.code === 'LATE_NODE');
+  if (late.length <= 1) return [...findings];
+  const first = late[0]!;
+  const nodes = [...new Set(late.flatMap((f) => f.nodes))];
+  const seen = new Set<string>();
+  const merged: Finding = {
+    ...first,
+    nodes,
+    evidence: late
+      .flatMap((f) => f.evidence)
+      .filter((e) => !seen.has(`${e.file}:${e.line}`) && seen.add(`${e.file}:${e.line}`)),
+    advice: [...new Map(late.flatMap((f) => f.advice).map((a) => [a.id, a])).values()],
+  };
+  return findings.flatMap((f) => (f === first ? [merged] : f.code === 'LATE_NODE' ? [] : [f]));
+}
+
+export const FindingsPanel = memo(function FindingsPanel({ diagnosis, lags }: Props) {
   const t = useT();
-  const { findings, whatIf } = diagnosis;
+  const { whatIf } = diagnosis;
+  const findings = useMemo(() => foldFindings(diagnosis.findings), [diagnosis.findings]);
   if (findings.length === 0) return null;
   // Advice is listed once, in the order the findings (most severe first) call for it.
   const seen = new Set<string>();
@@ -20,7 +48,7 @@ export function FindingsPanel({ diagnosis }: Props) {
         <h2 id="findings-title">{t('findings.title')}</h2>
         <ul className="findings">
           {findings.map((f, i) => (
-            <FindingItem key={`${f.code}:${i}`} finding={f} />
+            <FindingItem key={`${f.code}:${i}`} finding={f} lags={lags} />
           ))}
         </ul>
       </section>
@@ -54,9 +82,9 @@ export function FindingsPanel({ diagnosis }: Props) {
       )}
     </>
   );
-}
+});
 
-function FindingItem({ finding }: { finding: Finding }) {
+function FindingItem({ finding, lags }: { finding: Finding; lags: Props['lags'] }) {
   const t = useT();
   return (
     <li className={`finding finding--${finding.severity}`} data-code={finding.code}>
@@ -69,6 +97,9 @@ function FindingItem({ finding }: { finding: Finding }) {
       </div>
       <p className="finding__detail">{finding.detail}</p>
       {finding.evidence.length > 0 && <EvidenceLines evidence={finding.evidence.slice(0, 4)} />}
+      {finding.code === 'LATE_NODE' && finding.nodes.length > 1 && lags && (
+        <LateList nodes={finding.nodes} lags={lags} />
+      )}
     </li>
   );
 }
@@ -118,5 +149,45 @@ function AdviceItem({ advice }: { advice: Advice }) {
         </p>
       )}
     </li>
+  );
+}
+
+const LATE_ROW_H = 28;
+
+/** Every late node, latest first (node9 before node10 on a tie), behind a disclosure; a click selects one. */
+function LateList({ nodes, lags }: { nodes: string[]; lags: ReadonlyMap<string, number | null> }) {
+  const t = useT();
+  const [open, setOpen] = useState(false);
+  const select = useViewStore((s) => s.selectNode);
+  const sorted = useMemo<NodeLag[]>(
+    () => (open ? nodes.map((id) => ({ id, lag: lags.get(id) ?? null })).sort(byLag) : []),
+    [open, nodes, lags],
+  );
+  return (
+    <div className="finding__late" data-testid="late-list">
+      <button type="button" className="button button--link" aria-expanded={open} onClick={() => setOpen((v) => !v)}>
+        {open ? t('findings.lateHide') : t('findings.lateAll', { n: formatNumber(t.lang, nodes.length, 0) })}
+      </button>
+      {open && (
+        <VirtualList
+          items={sorted}
+          rowHeight={LATE_ROW_H}
+          maxHeight={LATE_ROW_H * 10}
+          label={t('findings.lateAll', { n: formatNumber(t.lang, nodes.length, 0) })}
+          className="finding__late-list"
+          keyOf={(n) => n.id}
+          render={(n) => (
+            <button
+              type="button"
+              className="button--link finding__late-node mono"
+              data-node={n.id}
+              onClick={() => select(n.id)}
+            >
+              {nodeLagText(t, n)}
+            </button>
+          )}
+        />
+      )}
+    </div>
   );
 }

@@ -1,27 +1,34 @@
-import { useMemo } from 'react';
-import { summariseProgress, useAppStore } from '../state/index';
-import { formatBytes, formatNumber } from '../i18n/index';
+import { useAppStore } from '../state/index';
+import { formatBytes, formatNumber, formatSeconds } from '../i18n/index';
 import { percent } from './format';
-import { useT } from './i18n';
+import { useT, type T } from './i18n';
+
+/** Time left, coarse: whole seconds, then minutes and seconds. */
+function etaText(t: T, ms: number): string {
+  const s = Math.max(1, Math.ceil(ms / 1000));
+  return s < 120 ? t('unit.s', { n: String(s) }) : formatSeconds(t.lang, s);
+}
 
 export function ProgressPanel() {
   const t = useT();
-  const allFiles = useAppStore((s) => s.files);
-  const run = useAppStore((s) => s.run);
+  // The run's files only (files read in earlier runs are already in the job), as running totals the store keeps:
+  // bytes of an archive as stored, not inflated.
+  const { totalBytes, doneBytes, sized, filesDone, filesTotal, share, reading, etaMs } = useAppStore((s) => s.progress);
   const phase = useAppStore((s) => s.phase);
   const cancel = useAppStore((s) => s.cancel);
-  // Files read in earlier runs are already in the job: the bar is for this run's files (bytes of an archive as
-  // stored, not inflated).
-  const files = useMemo(() => allFiles.filter((row) => row.run === run), [allFiles, run]);
-  const { totalBytes, doneBytes, filesDone, filesTotal, reading } = summariseProgress(files);
-  const value = percent(doneBytes, totalBytes);
+  const value = Math.min(100, Math.round(share * 100));
   const collecting = phase === 'collecting';
+  const analysing = phase === 'analysing';
 
   return (
-    <section className="card progress" aria-labelledby="progress-title">
+    <section className="card progress" aria-labelledby="progress-title" data-phase={phase}>
       <div className="progress__head">
-        <h2 id="progress-title">{t(collecting ? 'progress.listing' : 'progress.reading')}</h2>
-        <button type="button" className="button" onClick={cancel} disabled={collecting}>
+        <h2 id="progress-title">
+          {analysing
+            ? t('progress.analysing', { n: formatNumber(t.lang, filesTotal, 0) })
+            : t(collecting ? 'progress.listing' : 'progress.reading')}
+        </h2>
+        <button type="button" className="button" onClick={cancel} disabled={collecting || analysing}>
           {t('progress.cancel')}
         </button>
       </div>
@@ -32,29 +39,45 @@ export function ProgressPanel() {
         aria-valuemin={0}
         aria-valuemax={100}
         aria-valuenow={collecting ? undefined : value}
+        aria-valuetext={etaMs !== null ? `${value}% · ${t('progress.eta', { time: etaText(t, etaMs) })}` : undefined}
         data-testid="progress"
       >
         <div className="progress__fill" style={{ width: `${collecting ? 0 : value}%` }} />
       </div>
       {!collecting && (
         <p className="progress__stats">
-          {t('progress.stats', {
-            done: filesDone,
-            total: filesTotal,
-            bytesDone: formatBytes(t.lang, doneBytes),
-            bytesTotal: formatBytes(t.lang, totalBytes),
-            pct: formatNumber(t.lang, value, 0),
-          })}
+          {sized
+            ? t('progress.stats', {
+                done: filesDone,
+                total: filesTotal,
+                bytesDone: formatBytes(t.lang, doneBytes),
+                bytesTotal: formatBytes(t.lang, totalBytes),
+                pct: formatNumber(t.lang, value, 0),
+              })
+            : t('progress.statsUnsized', {
+                done: filesDone,
+                total: filesTotal,
+                bytesDone: formatBytes(t.lang, doneBytes),
+                pct: formatNumber(t.lang, value, 0),
+              })}
+          {etaMs !== null && !analysing && (
+            <span className="progress__eta" data-testid="progress-eta">
+              {' · '}
+              {t('progress.eta', { time: etaText(t, etaMs) })}
+            </span>
+          )}
         </p>
       )}
-      {reading.length > 0 && (
+      {reading.length > 0 && !analysing && (
         <ul className="progress__files">
           {reading.map((row) => (
             <li key={row.path}>
               <span className="mono ellipsis" title={row.path}>
                 {row.path}
               </span>
-              <span className="progress__file-pct">{percent(row.bytesDone, row.bytes)}%</span>
+              <span className="progress__file-pct">
+                {row.bytes === null ? '…' : `${percent(row.bytesDone, row.bytes)}%`}
+              </span>
             </li>
           ))}
         </ul>

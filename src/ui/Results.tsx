@@ -1,11 +1,12 @@
-import type { JobModel } from '../core/model';
+import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import type { FileRow } from '../state/index';
-import type { Diagnosis } from '../ingest/index';
+import { lateIds, type ResultView } from '../ingest/index';
 import { formatBytes, formatNumber } from '../i18n/index';
 import { EvidenceList } from './EvidenceList';
 import { EvidenceViewer } from './EvidenceViewer';
+import { ViewBoundary } from './ErrorBoundary';
 import { FindingsPanel } from './FindingsPanel';
-import { FileProblems, problemsOf, type ProblemCode } from './FileProblems';
+import { FileProblems, type ProblemCode } from './FileProblems';
 import { NodeTable } from './NodeTable';
 import { SkewChart } from './LazySkewChart';
 import { Timeline } from './timeline/Timeline';
@@ -14,103 +15,203 @@ import { ResultExports } from './share/Exports';
 import { WhatIfSlider, hasWhatIf } from './WhatIfSlider';
 import { AnalysisText, Rich, useT } from './i18n';
 import { KeptNote } from './KeptNote';
+import { VirtualList } from './VirtualList';
+import './views.css';
 
 interface Props {
-  job: JobModel | null;
-  diagnosis: Diagnosis | null;
+  /** Null when no file yielded anything at all. */
+  view: ResultView | null;
   files: FileRow[];
   cancelled: boolean;
+  /** A newer analysis is on its way (a correction, more files read). */
+  updating: boolean;
 }
 
 /** No file is a torchrun log: the page leads with why, per file, and what to drop instead. */
-export function isErrorFirst(job: JobModel | null): boolean {
-  return !job || job.nodes.length === 0 || job.verdict === 'not-torchrun';
+export function isErrorFirst(view: ResultView | null): boolean {
+  return !view || view.nodeCount === 0 || view.job.verdict === 'not-torchrun';
 }
 
-export function Results({ job, diagnosis, files, cancelled }: Props) {
+export function Results({ view: latest, files, cancelled, updating }: Props) {
   const t = useT();
-  const unread = cancelled ? files.filter((f) => f.status !== 'done') : [];
+  // A new view (a partial one, the whole job, a correction) is rendered in the background, in slices that let the
+  // page answer between them; the one on screen stays until it is ready.
+  const view = useDeferredValue(latest);
+  const unread = useMemo(() => (cancelled ? files.filter((f) => f.status !== 'done') : []), [cancelled, files]);
   const read = files.length - unread.length;
-  const errorFirst = isErrorFirst(job);
+  const errorFirst = isErrorFirst(view);
 
   return (
-    <div className="results">
+    <div className="results" aria-busy={updating || undefined} data-complete={view?.complete ?? true}>
       {cancelled && (
         <p className="banner" role="note">
           {t('results.cancelled', { read, total: files.length })}
         </p>
       )}
-      {errorFirst ? (
-        <NoLogs job={job} diagnosis={diagnosis} unread={unread} />
-      ) : (
-        job && (
-          <>
-            <VerdictHeader job={job} />
-            {diagnosis && <ResultExports job={job} diagnosis={diagnosis} />}
-            <KeptNote />
-            {diagnosis && <FindingsPanel diagnosis={diagnosis} />}
-            <Timeline job={job} diagnosis={diagnosis} />
-            {job.nodes.some((n) => n.lagSeconds !== null) && <SkewChart job={job} diagnosis={diagnosis} />}
-            {hasWhatIf(job) && <WhatIfSlider job={job} diagnosis={diagnosis} />}
-            <NodeTable job={job} />
-            <EvidenceList evidence={job.failure?.evidence ?? []} />
-            <EvidenceViewer />
-            <FileProblems job={job} unread={unread} />
-            {job.notes.length > 0 && (
-              <section className="card" aria-labelledby="notes-title" data-testid="notes">
-                <h2 id="notes-title">{t('notes.title')}</h2>
-                <ul className="notes">
-                  {job.notes.map((note, i) => (
-                    <li key={i}>
-                      <AnalysisText item={note} kind="note" />
-                    </li>
-                  ))}
-                </ul>
-              </section>
-            )}
-          </>
-        )
+      {view?.partial && (
+        <p className="banner banner--partial" role="status" data-testid="partial">
+          {t('progress.partial', {
+            read: formatNumber(t.lang, view.partial.filesRead, 0),
+            total: formatNumber(t.lang, view.partial.filesTotal, 0),
+          })}
+        </p>
       )}
-      {job && job.files.length > 0 && <FilesSummary job={job} files={files} />}
+      {errorFirst ? <NoLogs view={view} unread={unread} /> : view && <JobViews view={view} unread={unread} />}
+      {view && view.job.files.length > 0 && (
+        <ViewBoundary view="files">
+          <FilesSummary view={view} files={files} />
+        </ViewBoundary>
+      )}
     </div>
   );
 }
 
+/**
+ * How many of `max` stages to show: one more per task after each commit, from none whenever `max` drops to 0.
+ * A 4,096-node job's timeline, node table and skew chart each take a while to lay out the first time; drawn one
+ * per task, the page can answer in between.
+ */
+function useStage(max: number, staged: boolean): number {
+  const [stage, setStage] = useState(0);
+  if (max === 0 && stage !== 0) setStage(0);
+  useEffect(() => {
+    if (!staged || stage >= max) return;
+    const id = setTimeout(() => setStage((s) => s + 1), 0);
+    return () => clearTimeout(id);
+  }, [stage, max, staged]);
+  return staged ? Math.min(stage, max) : max;
+}
+
+/** Jobs of this many nodes have their views drawn one per task. */
+const STAGED_FROM = 256;
+
+function JobViews({ view, unread }: { view: ResultView; unread: FileRow[] }) {
+  const t = useT();
+  const { job, diagnosis } = view;
+  // On a large job, the timeline first, then the node table, then the skew chart and the what-if; a small one's
+  // views take no time and appear together.
+  const stage = useStage(view.complete ? 3 : 0, view.nodeCount >= STAGED_FROM);
+  const lags = useMemo(
+    () => (view.complete ? new Map(job.nodes.map((n) => [n.id, n.lagSeconds])) : null),
+    [view.complete, job.nodes],
+  );
+  const late = useMemo(() => new Set(lateIds(job, diagnosis)), [job, diagnosis]);
+  return (
+    <>
+      <ViewBoundary view="verdict">
+        <VerdictHeader job={job} late={view.late} nodeCount={view.nodeCount} />
+      </ViewBoundary>
+      <ViewBoundary view="exports">
+        <ResultExports view={view} />
+      </ViewBoundary>
+      <KeptNote />
+      <ViewBoundary view="findings">
+        <FindingsPanel diagnosis={diagnosis} lags={lags} />
+      </ViewBoundary>
+      {view.complete ? (
+        <>
+          {view.timeline && stage >= 1 && (
+            <ViewBoundary view="timeline">
+              <Timeline model={view.timeline} fired={view.fired} />
+            </ViewBoundary>
+          )}
+          {view.skew && view.skew.points.length > 0 && stage >= 3 && (
+            <ViewBoundary view="skew">
+              <SkewChart skew={view.skew} />
+            </ViewBoundary>
+          )}
+          {hasWhatIf(job) && stage >= 3 && (
+            <ViewBoundary view="whatif">
+              <WhatIfSlider job={job} diagnosis={diagnosis} />
+            </ViewBoundary>
+          )}
+          {stage >= 2 && (
+            <ViewBoundary view="nodes">
+              <NodeTable job={job} late={late} gaps={view.gaps} />
+            </ViewBoundary>
+          )}
+        </>
+      ) : (
+        <section className="card muted" aria-busy="true" data-testid="drawing">
+          {t('results.drawing', { n: formatNumber(t.lang, view.nodeCount, 0) })}
+        </section>
+      )}
+      <ViewBoundary view="evidence">
+        <EvidenceList evidence={job.failure?.evidence ?? []} />
+        <EvidenceViewer />
+      </ViewBoundary>
+      <ViewBoundary view="problems">
+        <FileProblems problems={view.problems} unread={unread} />
+      </ViewBoundary>
+      {job.notes.length > 0 && (
+        <ViewBoundary view="notes">
+          <section className="card" aria-labelledby="notes-title" data-testid="notes">
+            <h2 id="notes-title">{t('notes.title')}</h2>
+            <ul className="notes">
+              {job.notes.map((note, i) => (
+                <li key={i}>
+                  <AnalysisText item={note} kind="note" />
+                </li>
+              ))}
+            </ul>
+          </section>
+        </ViewBoundary>
+      )}
+    </>
+  );
+}
+
 /** Sizes as dropped: an input's own size (a binary file is skipped unread), a member's as inflated. */
-function sizeOf(file: { file: string; bytes: number }, rows: Map<string, number>): number {
+function sizeOf(file: { file: string; bytes: number }, rows: Map<string, number | null>): number {
   return rows.get(file.file) ?? file.bytes;
 }
 
-function FilesSummary({ job, files }: { job: JobModel; files: FileRow[] }) {
+const FILE_ROW_H = 28;
+
+/** Every file read, behind a disclosure: listed (windowed) only when opened. */
+function FilesSummary({ view, files }: { view: ResultView; files: FileRow[] }) {
   const t = useT();
-  const rows = new Map(files.map((r) => [r.path, r.bytes]));
-  const total = job.files.reduce((sum, f) => sum + sizeOf(f, rows), 0);
+  const [open, setOpen] = useState(false);
+  const rows = useMemo(() => new Map(files.map((r) => [r.path, r.bytes])), [files]);
+  const list = view.job.files;
+  const total = useMemo(() => list.reduce((sum, f) => sum + sizeOf(f, rows), 0), [list, rows]);
   return (
-    <details className="card files-summary" data-testid="files-summary">
-      <summary>{t('files.summary', { n: job.files.length, size: formatBytes(t.lang, total) })}</summary>
-      <ul>
-        {job.files.map((f) => (
-          <li key={f.file}>
-            <span className="mono ellipsis" title={f.file}>
-              {f.file}
+    <details className="card files-summary" data-testid="files-summary" onToggle={(e) => setOpen(e.currentTarget.open)}>
+      <summary>{t('files.summary', { n: list.length, size: formatBytes(t.lang, total) })}</summary>
+      {open && (
+        <VirtualList
+          items={list}
+          rowHeight={FILE_ROW_H}
+          maxHeight={FILE_ROW_H * 16}
+          label={t('files.show')}
+          className="files-summary__list"
+          keyOf={(f) => f.file}
+          render={(f) => (
+            <span className="files-summary__row">
+              <span className="mono ellipsis" title={f.file}>
+                {f.file}
+              </span>
+              <span className="muted nowrap">
+                {t('files.row', {
+                  lines: formatNumber(t.lang, f.lines, 0),
+                  size: formatBytes(t.lang, sizeOf(f, rows)),
+                })}
+              </span>
             </span>
-            <span className="muted nowrap">
-              {t('files.row', { lines: formatNumber(t.lang, f.lines, 0), size: formatBytes(t.lang, sizeOf(f, rows)) })}
-            </span>
-          </li>
-        ))}
-      </ul>
+          )}
+        />
+      )}
     </details>
   );
 }
 
 const ADVICE_ORDER: ProblemCode[] = ['binary', 'not-a-log', 'empty', 'archive-error', 'bomb', 'unreadable'];
 
-function NoLogs({ job, diagnosis, unread }: { job: JobModel | null; diagnosis: Diagnosis | null; unread: FileRow[] }) {
+function NoLogs({ view, unread }: { view: ResultView | null; unread: FileRow[] }) {
   const t = useT();
-  const problems = problemsOf(job);
-  const codes = new Set(problems.map((p) => p.problem.code));
-  const count = job?.files.length ?? 0;
+  const problems = view?.problems ?? [];
+  const codes = new Set(problems.map((p) => p.code));
+  const count = view?.job.files.length ?? 0;
   return (
     <>
       <section className="card no-logs" role="alert" aria-labelledby="no-logs-title" data-testid="no-logs">
@@ -119,7 +220,9 @@ function NoLogs({ job, diagnosis, unread }: { job: JobModel | null; diagnosis: D
           {t(count === 0 ? 'nologs.titleNone' : count === 1 ? 'nologs.titleOne' : 'nologs.titleAll')}
         </h1>
         <p className="no-logs__lead">{t('nologs.lead')}</p>
-        <FileProblems job={job} unread={unread} lead />
+        <ViewBoundary view="problems">
+          <FileProblems problems={problems} unread={unread} lead />
+        </ViewBoundary>
         <h2 className="no-logs__next">{t('nologs.insteadTitle')}</h2>
         <ul className="no-logs__instead" data-testid="no-logs-instead">
           {ADVICE_ORDER.filter((c) => codes.has(c)).map((c) => (
@@ -135,7 +238,11 @@ function NoLogs({ job, diagnosis, unread }: { job: JobModel | null; diagnosis: D
           </li>
         </ul>
       </section>
-      {job && diagnosis && <ResultExports job={job} diagnosis={diagnosis} noLogs />}
+      {view && (
+        <ViewBoundary view="exports">
+          <ResultExports view={view} noLogs />
+        </ViewBoundary>
+      )}
     </>
   );
 }

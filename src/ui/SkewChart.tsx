@@ -1,5 +1,4 @@
-import { useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { Rich } from './i18n';
+import { memo, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import {
   Bar,
   BarChart,
@@ -11,63 +10,51 @@ import {
   type BarShapeProps,
   type TooltipContentProps,
 } from 'recharts';
-import type { Diagnosis } from '../core/findings';
-import type { JobModel } from '../core/model';
-import { limitsInForce } from '../core/thresholds';
-import { buildTimeline, type ThresholdLine } from '../core/timeline';
+import type { ThresholdLine } from '../core/timeline';
+import type { SkewBin, SkewModel, SkewPoint } from '../ingest/index';
 import { useViewStore } from '../state/view';
 import { formatDuration, formatLimit, listSome } from '../i18n/index';
-import { useT, type T } from './i18n';
+import { Rich, useT, type T } from './i18n';
 import { limitLabel } from './timeline/labels';
 import './timeline/timeline.css';
 
 // How far each node launched behind the earliest one, against the limits that count from the launch (the
 // rendezvous timeouts, the ≤ 2.3 rank-assignment wait) and the 300/900/1800 s marks. Each bar takes the colour
-// of the highest line its node crossed. Past 64 nodes a histogram of the lags reads better; a toggle switches.
+// of the highest line its node crossed. Past 64 nodes a histogram of the lags reads better (a toggle switches):
+// on a log scale when a few late nodes sit beside thousands on time, with the late ones marked in a strip
+// under it. The model (sorting, binning, the axis) is made where the job is (src/ingest/view/skew.ts).
 
 interface Props {
-  job: JobModel;
-  diagnosis: Diagnosis | null;
+  skew: SkewModel;
 }
 
 const HISTOGRAM_FROM = 64;
+/** Nodes in the chart's table for screen readers: the latest, as the bars show them. */
+const HIDDEN_ROWS = 64;
 const MAX_BARS = 64;
 const PALETTE = 5;
+/** The histogram counts on a log scale when its fullest bin holds this many times its emptiest non-empty one. */
+const LOG_RATIO = 20;
+/** The plot's margins in px, as the histogram's BarChart gets them (the tail strip lines up with its axis). */
+const PLOT_LEFT = 44;
+const PLOT_RIGHT = 24;
 
-interface Datum {
-  node: string;
-  lag: number;
-  crossed: ThresholdLine | null;
-  tone: string;
-}
+const toneOf = (crossed: number) => (crossed < 0 ? 'ok' : String(Math.min(PALETTE, crossed + 1)));
 
-interface Bin {
-  from: number;
-  to: number;
-  mid: number;
-  count: number;
-  nodes: string[];
-  crossed: ThresholdLine | null;
-  tone: string;
-}
+type Datum = SkewPoint & { tone: string };
+type Bin = SkewBin & { tone: string; height: number };
 
-const BIN_STEPS = [0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600];
-
-export function SkewChart({ job, diagnosis }: Props) {
+export const SkewChart = memo(function SkewChart({ skew }: Props) {
   const t = useT();
-  const limits = useMemo(() => diagnosis?.thresholds ?? limitsInForce(job), [job, diagnosis]);
-  const lines = useMemo(() => {
-    const all = buildTimeline(job, limits).thresholds.filter((t) => t.anchor === 'job');
-    return all.filter((t, i) => all.findIndex((o) => o.seconds === t.seconds) === i);
-  }, [job, limits]);
-  const placed = job.nodes.filter((n) => n.lagSeconds !== null);
-  const missing = job.nodes.filter((n) => n.lagSeconds === null);
-  const large = placed.length > HISTOGRAM_FROM;
+  const { lines, points, unplaced, maxLag, domainMax, ticks: axisTicks } = skew;
+  const large = points.length > HISTOGRAM_FROM;
   const [histogram, setHistogram] = useState(large);
   const selected = useViewStore((s) => s.selectedNode);
   const chartRef = useRef<HTMLDivElement>(null);
-  // Its width only re-renders the chart on a resize, so the labels are laid out again.
-  const [, setChartW] = useState(720);
+  // Its width only re-renders the chart on a resize, so the labels are laid out again (not when first measured:
+  // the labels are laid out after the first render anyway, and a chart of 24 bins takes a while to redraw).
+  const [, setChartW] = useState(0);
+  const chartW = useRef(0);
   // Line labels above the chart overlap on a narrow one (a phone): the limits in force keep theirs, the others
   // give way; the legend and the summary below name every line.
   useLayoutEffect(() => {
@@ -87,44 +74,51 @@ export function SkewChart({ job, diagnosis }: Props) {
   useLayoutEffect(() => {
     const el = chartRef.current;
     if (!el) return;
-    const read = () => setChartW(el.clientWidth || 720);
+    const read = () => {
+      const w = el.clientWidth || 720;
+      if (chartW.current !== 0 && chartW.current !== w) setChartW(w);
+      chartW.current = w;
+    };
     read();
     const ro = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(read);
     ro?.observe(el);
     return () => ro?.disconnect();
   }, []);
 
-  const toneOf = (lag: number): { crossed: ThresholdLine | null; tone: string } => {
-    let idx = -1;
-    lines.forEach((l, i) => {
-      if (lag >= l.seconds) idx = i;
-    });
-    return idx < 0 ? { crossed: null, tone: 'ok' } : { crossed: lines[idx]!, tone: String(Math.min(PALETTE, idx + 1)) };
-  };
-
-  const data: Datum[] = placed.map((n) => ({ node: n.id, lag: n.lagSeconds!, ...toneOf(n.lagSeconds!) }));
-  const maxLag = Math.max(0, ...data.map((d) => d.lag));
-  const first = placed.find((n) => n.lagSeconds === 0)?.id ?? t('skew.firstNode');
+  const lineOf = (i: number): ThresholdLine | null => (i < 0 ? null : lines[i]!);
+  const data = useMemo<Datum[]>(() => points.map((p) => ({ ...p, tone: toneOf(p.crossed) })), [points]);
+  const first = skew.first ?? t('skew.firstNode');
   const label = (l: ThresholdLine) => limitLabel(t, l);
 
-  // The scale: the latest node, and the next line above it when it is close enough to compare with.
-  const above = lines.find((l) => l.seconds > maxLag);
-  const reach = above && above.seconds <= (above.kind === 'limit' ? 4 : 2.5) * Math.max(maxLag, 1) ? above.seconds : 0;
-  const want = Math.max(maxLag * 1.08, reach * 1.04, 1);
-  const tickStep = BIN_STEPS.find((st) => want / st <= 6) ?? Math.ceil(want / 6 / 3600) * 3600;
-  const domainMax = Math.ceil(want / tickStep) * tickStep;
-  const axisTicks = Array.from({ length: Math.round(domainMax / tickStep) + 1 }, (_, i) => i * tickStep);
   const shownLines = lines.filter((l) => l.seconds <= domainMax);
   const offScale = lines.filter((l) => l.seconds > domainMax);
-  const crossings = data.filter((d) => d.crossed).sort((a, b) => b.lag - a.lag);
-  const topCrossed = crossings[0]?.crossed?.key;
+  // Points are latest first: those past a line come first.
+  const crossings = data.filter((d) => d.crossed >= 0);
+  const topCrossed = crossings[0] ? lineOf(crossings[0].crossed)?.key : undefined;
   const refLabel = (l: ThresholdLine) =>
     ({
       value: label(l),
       position: 'top',
       className: `skew-ref__label skew-ref__label--${l.kind}${l.key === topCrossed ? ' is-crossed' : ''}`,
     }) as const;
-  const usedTones = [...new Set(data.map((d) => d.tone))];
+  const usedTones = useMemo(() => new Set(data.map((d) => d.tone)), [data]);
+  const crossedLines = useMemo(() => new Set(data.map((d) => d.crossed)), [data]);
+
+  // Counts on a log scale when a few late nodes sit beside thousands (their bins would be a pixel high).
+  const counts = skew.bins.map((b) => b.count).filter((c) => c > 0);
+  const logScale = counts.length > 1 && Math.max(...counts) >= LOG_RATIO * Math.min(...counts);
+  const bins = useMemo<Bin[]>(
+    () =>
+      skew.bins.map((b) => ({
+        ...b,
+        tone: toneOf(b.crossed),
+        height: logScale ? (b.count > 0 ? Math.log10(b.count) + 1 : 0) : b.count,
+      })),
+    [skew.bins, logScale],
+  );
+  const maxCount = counts.length ? Math.max(...counts) : 1;
+  const logTicks = Array.from({ length: Math.floor(Math.log10(maxCount)) + 1 }, (_, i) => i + 1);
+  const histEnd = bins.length ? bins.at(-1)!.to : domainMax;
 
   const title = (
     <h2 id="skew-title" className="skew__title">
@@ -132,21 +126,22 @@ export function SkewChart({ job, diagnosis }: Props) {
     </h2>
   );
 
-  if (placed.length < 2) {
+  if (points.length < 2) {
     return (
       <section className="card skew" aria-labelledby="skew-title" data-testid="skew-chart">
         {title}
         <p className="skew__empty" data-testid="skew-empty">
-          {placed.length === 0 ? t('skew.empty.none') : t('skew.empty.one', { node: placed[0]!.id, n: missing.length })}{' '}
+          {points.length === 0
+            ? t('skew.empty.none')
+            : t('skew.empty.one', { node: points[0]!.node, n: unplaced.count })}{' '}
           <Rich text={t('skew.empty.why')} />
         </p>
       </section>
     );
   }
 
-  const barData = histogram ? [] : [...data].sort((a, b) => b.lag - a.lag).slice(0, MAX_BARS);
-  const barRows = histogram ? [] : data.filter((d) => barData.includes(d));
-  const bins = histogram ? binsOf(data, domainMax, toneOf) : [];
+  // The latest nodes as bars, in the job's own order.
+  const barRows = histogram ? [] : data.slice(0, MAX_BARS).sort((a, b) => a.index - b.index);
   const height = histogram ? 280 : Math.max(150, barRows.length * 26 + 70);
 
   return (
@@ -184,19 +179,30 @@ export function SkewChart({ job, diagnosis }: Props) {
             responsive
             style={{ width: '100%', height }}
             data={bins}
-            margin={{ top: 26, right: 24, bottom: 8, left: 4 }}
+            margin={{ top: 26, right: PLOT_RIGHT, bottom: 8, left: 4 }}
             barCategoryGap={1}
           >
             <CartesianGrid className="skew__grid" vertical={false} />
             <XAxis
               type="number"
               dataKey="mid"
-              domain={[0, bins.length ? bins.at(-1)!.to : domainMax]}
+              domain={[0, histEnd]}
               tickFormatter={(v: number) => formatTick(t, v)}
               className="skew__axis"
             />
-            <YAxis allowDecimals={false} width={40} className="skew__axis" />
-            <Tooltip cursor={false} content={(p) => <BinTip {...p} t={t} />} />
+            {logScale ? (
+              <YAxis
+                allowDecimals={false}
+                width={PLOT_LEFT - 4}
+                className="skew__axis"
+                ticks={logTicks}
+                domain={[0, logTicks.length + 0.2]}
+                tickFormatter={(v: number) => String(10 ** (v - 1))}
+              />
+            ) : (
+              <YAxis allowDecimals={false} width={PLOT_LEFT - 4} className="skew__axis" />
+            )}
+            <Tooltip cursor={false} content={(p) => <BinTip {...p} t={t} lineOf={lineOf} />} />
             {shownLines.map((l) => (
               <ReferenceLine
                 key={l.key}
@@ -206,7 +212,7 @@ export function SkewChart({ job, diagnosis }: Props) {
                 label={refLabel(l)}
               />
             ))}
-            <Bar dataKey="count" isAnimationActive={false} shape={(p: BarShapeProps) => <BinShape {...p} />} />
+            <Bar dataKey="height" isAnimationActive={false} shape={(p: BarShapeProps) => <BinShape {...p} />} />
           </BarChart>
         ) : (
           <BarChart
@@ -227,34 +233,39 @@ export function SkewChart({ job, diagnosis }: Props) {
               className="skew__axis"
             />
             <YAxis type="category" dataKey="node" width="auto" interval={0} className="skew__axis" />
-            <Tooltip cursor={false} content={(p) => <NodeTip {...p} first={first} t={t} />} />
+            <Tooltip cursor={false} content={(p) => <NodeTip {...p} first={first} t={t} lineOf={lineOf} />} />
             {shownLines.map((l) => (
               <ReferenceLine key={l.key} x={l.seconds} className={`skew-ref skew-ref--${l.kind}`} label={refLabel(l)} />
             ))}
             <Bar
               dataKey="lag"
               isAnimationActive={false}
-              shape={(p: BarShapeProps) => <NodeShape {...p} selected={selected} label={label} />}
+              shape={(p: BarShapeProps) => <NodeShape {...p} selected={selected} label={label} lineOf={lineOf} />}
             />
           </BarChart>
         )}
       </div>
 
+      {histogram && skew.tail.length > 0 && (
+        <TailStrip skew={skew} end={histEnd} selected={selected} first={first} lineOf={lineOf} />
+      )}
+
       <ul className="skew__legend" aria-label={t('skew.colours')}>
-        {usedTones.includes('ok') && (
+        {usedTones.has('ok') && (
           <li>
             <span className="skew-swatch skew-tone--ok" aria-hidden="true" />
             {t('skew.within')}
           </li>
         )}
         {lines.map((l, i) =>
-          usedTones.includes(String(Math.min(PALETTE, i + 1))) && data.some((d) => d.crossed === l) ? (
+          crossedLines.has(i) ? (
             <li key={l.key}>
-              <span className={`skew-swatch skew-tone--${Math.min(PALETTE, i + 1)}`} aria-hidden="true" />
+              <span className={`skew-swatch skew-tone--${toneOf(i)}`} aria-hidden="true" />
               {t(l.kind === 'limit' ? 'skew.crossedInForce' : 'skew.crossed', { line: label(l) })}
             </li>
           ) : null,
         )}
+        {histogram && logScale && <li className="muted">{t('skew.logCount')}</li>}
       </ul>
 
       <div className="skew__summary" data-testid="skew-summary">
@@ -268,17 +279,20 @@ export function SkewChart({ job, diagnosis }: Props) {
           </p>
         ) : (
           <ul>
-            {crossings.slice(0, 5).map((d) => (
-              <li key={d.node} data-node={d.node} data-crossed={d.crossed!.key}>
-                <strong>{d.node}</strong>{' '}
-                {t(d.crossed!.kind === 'limit' ? 'skew.pastInForce' : 'skew.past', {
-                  lag: formatDuration(t.lang, d.lag),
-                  first,
-                  line: label(d.crossed!),
-                  by: formatDuration(t.lang, d.lag - d.crossed!.seconds),
-                })}
-              </li>
-            ))}
+            {crossings.slice(0, 5).map((d) => {
+              const line = lineOf(d.crossed)!;
+              return (
+                <li key={d.node} data-node={d.node} data-crossed={line.key}>
+                  <strong>{d.node}</strong>{' '}
+                  {t(line.kind === 'limit' ? 'skew.pastInForce' : 'skew.past', {
+                    lag: formatDuration(t.lang, d.lag),
+                    first,
+                    line: label(line),
+                    by: formatDuration(t.lang, d.lag - line.seconds),
+                  })}
+                </li>
+              );
+            })}
             {crossings.length > 5 && <li>{t('skew.morePast', { n: crossings.length - 5 })}</li>}
           </ul>
         )}
@@ -289,16 +303,8 @@ export function SkewChart({ job, diagnosis }: Props) {
             })}
           </p>
         )}
-        {missing.length > 0 && (
-          <p className="muted">
-            {t('skew.notDrawn', {
-              nodes: listSome(
-                t.lang,
-                missing.map((n) => n.id),
-                6,
-              ),
-            })}
-          </p>
+        {unplaced.count > 0 && (
+          <p className="muted">{t('skew.notDrawn', { nodes: listSome(t.lang, unplaced.first, 6, unplaced.count) })}</p>
         )}
       </div>
 
@@ -314,20 +320,72 @@ export function SkewChart({ job, diagnosis }: Props) {
             </tr>
           </thead>
           <tbody>
-            {[...data]
-              .sort((a, b) => b.lag - a.lag)
-              .slice(0, 256)
-              .map((d) => (
+            {data.slice(0, HIDDEN_ROWS).map((d) => {
+              const line = lineOf(d.crossed);
+              return (
                 <tr key={d.node}>
                   <th scope="row">{d.node}</th>
                   <td>{formatDuration(t.lang, d.lag)}</td>
-                  <td>{d.crossed ? label(d.crossed) : t('nodes.none')}</td>
+                  <td>{line ? label(line) : t('nodes.none')}</td>
                 </tr>
-              ))}
+              );
+            })}
           </tbody>
         </table>
       </div>
     </section>
+  );
+});
+
+/** The late nodes under the histogram, each a mark at its lag: the tail a count axis cannot show. */
+function TailStrip({
+  skew,
+  end,
+  selected,
+  first,
+  lineOf,
+}: {
+  skew: SkewModel;
+  end: number;
+  selected: string | null;
+  first: string;
+  lineOf(i: number): ThresholdLine | null;
+}) {
+  const t = useT();
+  const select = useViewStore((s) => s.selectNode);
+  return (
+    <div className="skew-tail" data-testid="skew-tail" data-count={skew.tailCount}>
+      <span className="skew-tail__label muted">{t('skew.tail')}</span>
+      <div className="skew-tail__track" style={{ marginLeft: PLOT_LEFT, marginRight: PLOT_RIGHT }}>
+        {skew.tail.map((p) => {
+          const line = lineOf(p.crossed);
+          const tip = `${p.node}: ${t('skew.tip.launched', { lag: formatDuration(t.lang, p.lag), first })}${
+            line
+              ? ` · ${t('skew.tip.past', { line: limitLabel(t, line), by: formatDuration(t.lang, p.lag - line.seconds) })}`
+              : ''
+          }`;
+          return (
+            <button
+              type="button"
+              key={p.node}
+              className={`skew-tail__mark skew-tone--${toneOf(p.crossed)}${selected === p.node ? ' is-selected' : ''}`}
+              style={{ left: `${Math.min(100, (p.lag / Math.max(end, 1e-9)) * 100)}%` }}
+              title={tip}
+              aria-label={tip}
+              data-testid="skew-tail-mark"
+              data-node={p.node}
+              data-lag={p.lag}
+              onClick={() => select(p.node)}
+            />
+          );
+        })}
+      </div>
+      <p className="skew-tail__note muted">
+        {skew.tailCount > skew.tail.length
+          ? t('skew.tailNote', { shown: skew.tail.length, n: skew.tailCount })
+          : t('skew.tailAll')}
+      </p>
+    </div>
   );
 }
 
@@ -336,37 +394,12 @@ function formatTick(t: T, v: number): string {
   return formatLimit(t.lang, Math.round(v * 10) / 10);
 }
 
-function binsOf(
-  data: Datum[],
-  domainMax: number,
-  toneOf: (lag: number) => { crossed: ThresholdLine | null; tone: string },
-): Bin[] {
-  const width = BIN_STEPS.find((s) => domainMax / s <= 24) ?? Math.ceil(domainMax / 24);
-  const n = Math.max(1, Math.ceil(domainMax / width));
-  const bins: Bin[] = Array.from({ length: n }, (_, i) => ({
-    from: i * width,
-    to: (i + 1) * width,
-    mid: (i + 0.5) * width,
-    count: 0,
-    nodes: [],
-    crossed: null,
-    tone: 'ok',
-  }));
-  for (const d of data) {
-    const b = bins[Math.min(n - 1, Math.floor(d.lag / width))]!;
-    b.count += 1;
-    if (b.nodes.length < 6) b.nodes.push(d.node);
-  }
-  for (const b of bins) {
-    const latest = Math.max(...data.filter((d) => d.lag >= b.from && d.lag < b.to).map((d) => d.lag), b.from);
-    Object.assign(b, toneOf(latest));
-  }
-  return bins;
-}
+type LineOf = (i: number) => ThresholdLine | null;
 
-function NodeShape(p: BarShapeProps & { selected: string | null; label(l: ThresholdLine): string }) {
+function NodeShape(p: BarShapeProps & { selected: string | null; label(l: ThresholdLine): string; lineOf: LineOf }) {
   const d = p.payload as Datum;
   const width = Math.max(2, p.width);
+  const line = p.lineOf(d.crossed);
   return (
     <rect
       x={p.x}
@@ -378,8 +411,8 @@ function NodeShape(p: BarShapeProps & { selected: string | null; label(l: Thresh
       data-testid="skew-bar"
       data-node={d.node}
       data-lag={d.lag}
-      data-crossed={d.crossed?.key ?? ''}
-      data-crossed-label={d.crossed ? p.label(d.crossed) : ''}
+      data-crossed={line?.key ?? ''}
+      data-crossed-label={line ? p.label(line) : ''}
       onClick={() => useViewStore.getState().selectNode(d.node)}
     />
   );
@@ -405,10 +438,11 @@ function BinShape(p: BarShapeProps) {
   );
 }
 
-function NodeTip(p: TooltipContentProps & { first: string; t: T }) {
+function NodeTip(p: TooltipContentProps & { first: string; t: T; lineOf: LineOf }) {
   const { t } = p;
   const d = p.payload?.[0]?.payload as Datum | undefined;
   if (!p.active || !d) return null;
+  const line = p.lineOf(d.crossed);
   return (
     <div className="tl-tip skew-tip">
       <strong className="tl-tip__title">{d.node}</strong>
@@ -416,21 +450,19 @@ function NodeTip(p: TooltipContentProps & { first: string; t: T }) {
         {t('skew.tip.launched', { lag: formatDuration(t.lang, d.lag), first: p.first })}
       </span>
       <span className="tl-tip__line">
-        {d.crossed
-          ? t('skew.tip.past', {
-              line: limitLabel(t, d.crossed),
-              by: formatDuration(t.lang, d.lag - d.crossed.seconds),
-            })
+        {line
+          ? t('skew.tip.past', { line: limitLabel(t, line), by: formatDuration(t.lang, d.lag - line.seconds) })
           : t('skew.tip.within')}
       </span>
     </div>
   );
 }
 
-function BinTip(p: TooltipContentProps & { t: T }) {
+function BinTip(p: TooltipContentProps & { t: T; lineOf: LineOf }) {
   const { t } = p;
   const b = p.payload?.[0]?.payload as Bin | undefined;
   if (!p.active || !b) return null;
+  const line = p.lineOf(b.crossed);
   return (
     <div className="tl-tip skew-tip">
       <strong className="tl-tip__title">
@@ -442,7 +474,7 @@ function BinTip(p: TooltipContentProps & { t: T }) {
           {b.count > b.nodes.length ? ', …' : ''}
         </span>
       )}
-      {b.crossed && <span className="tl-tip__line">{t('skew.tip.binPast', { line: limitLabel(t, b.crossed) })}</span>}
+      {line && <span className="tl-tip__line">{t('skew.tip.binPast', { line: limitLabel(t, line) })}</span>}
     </div>
   );
 }

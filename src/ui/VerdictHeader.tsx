@@ -1,24 +1,30 @@
-import type { JobModel } from '../core/model';
-import { formatSeconds, listSome, listText } from '../i18n/index';
+import { memo } from 'react';
+import { formatSeconds, listSome } from '../i18n/index';
+import { byName, type JobView, type LateSummary } from '../ingest/index';
 import { AnalysisText, useT, type T } from './i18n';
-import { byLag } from './lateNodes';
+import { lateList } from './lateNodes';
 
 interface Props {
-  job: JobModel;
+  job: JobView;
+  late: LateSummary;
+  /** The job's node count (its nodes may still be on their way). */
+  nodeCount: number;
 }
 
-/** Late nodes as the headline names them: latest first, the first few of a long list and a count. */
-function lateNodesText(t: T, job: JobModel): string {
-  const { failure, verdict } = job;
-  if (failure && failure.lateNodes.length > 0)
-    return t(failure.lateNodes.length === 1 ? 'verdict.lateOne' : 'verdict.lateMany', {
-      nodes: listSome(t.lang, byLag(job, failure.lateNodes), 8),
-    });
-  return t(verdict === 'failed' ? 'verdict.noLateIdentified' : 'verdict.noLate');
+/**
+ * Late nodes as the headline names them: one by name; many as a count and the worst by lag (latest first,
+ * node9 before node10 on a tie), never a list of thousands. Late nodes of a job that ran are said to be so.
+ */
+function lateNodesText(t: T, job: JobView, late: LateSummary): string {
+  if (late.count === 1)
+    return t(late.culprits ? 'verdict.lateOne' : 'verdict.lateOneRan', { nodes: late.worst[0]!.id });
+  if (late.count > 1)
+    return t(late.culprits ? 'verdict.lateCount' : 'verdict.lateCountRan', { n: late.count, nodes: lateList(t, late) });
+  return t(job.verdict === 'failed' ? 'verdict.noLateIdentified' : 'verdict.noLate');
 }
 
 /** The job's skew; when only some nodes have a launch time, the skew among them as a lower bound. */
-function skewText(t: T, job: JobModel): string {
+function skewText(t: T, job: JobView): string {
   if (job.skewSeconds !== null) return formatSeconds(t.lang, job.skewSeconds);
   const some = job.skewAmongPlaced;
   if (some)
@@ -30,13 +36,12 @@ function skewText(t: T, job: JobModel): string {
   return t('verdict.unknown');
 }
 
-function nodeCountText(t: T, job: JobModel): string {
-  const seen = job.nodes.length;
+function nodeCountText(t: T, job: JobView, seen: number): string {
   const expected = job.job.nnodes ?? job.job.maxNodes;
   return expected !== null && expected !== seen ? t('verdict.nodesOf', { seen, expected }) : t('count', { n: seen });
 }
 
-export function VerdictHeader({ job }: Props) {
+export const VerdictHeader = memo(function VerdictHeader({ job, late, nodeCount }: Props) {
   const t = useT();
   const { failure, verdict } = job;
   const headline = failure ? t(`stage.headline.${failure.stage}`) : t(`verdict.summary.${verdict}`);
@@ -44,7 +49,7 @@ export function VerdictHeader({ job }: Props) {
   const facts: [string, string, string?][] = [
     [t('verdict.fact.skew'), skewText(t, job), 'skew'],
     [t('verdict.fact.timeout'), failure?.timeoutSeconds == null ? '—' : formatSeconds(t.lang, failure.timeoutSeconds)],
-    [t('verdict.fact.nodes'), nodeCountText(t, job)],
+    [t('verdict.fact.nodes'), nodeCountText(t, job, nodeCount)],
     [t('verdict.fact.torch'), job.job.torchVersion ?? unknown],
     [t('verdict.fact.backend'), job.job.backend ?? unknown],
   ];
@@ -57,7 +62,7 @@ export function VerdictHeader({ job }: Props) {
         </span>
         {failure && failure.reportedBy.length > 0 && (
           <span className="verdict__reported">
-            {t('verdict.reportedBy', { nodes: listSome(t.lang, failure.reportedBy, 8) })}
+            {t('verdict.reportedBy', { nodes: listSome(t.lang, [...failure.reportedBy].sort(byName), 8) })}
           </span>
         )}
       </div>
@@ -65,7 +70,7 @@ export function VerdictHeader({ job }: Props) {
         {headline}
       </h1>
       <p className="verdict__late" data-testid="late-nodes">
-        {lateNodesText(t, job)}
+        {lateNodesText(t, job, late)}
       </p>
       <dl className="facts">
         {facts.map(([label, value, testId]) => (
@@ -85,8 +90,12 @@ export function VerdictHeader({ job }: Props) {
         </ul>
       )}
       {job.missingNodes.length > 0 && (
-        <p className="verdict__missing">{t('verdict.missing', { nodes: listText(t.lang, job.missingNodes) })}</p>
+        <p className="verdict__missing">
+          {t('verdict.missing', {
+            nodes: listSome(t.lang, job.missingNodes, 8, Math.max(job.missingCount, job.missingNodes.length)),
+          })}
+        </p>
       )}
     </section>
   );
-}
+});

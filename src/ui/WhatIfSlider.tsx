@@ -1,8 +1,9 @@
 import { useId, useMemo, useState } from 'react';
 import type { Diagnosis } from '../core/findings';
 import type { JobModel } from '../core/model';
-import { recommendedTimeout, whatIf } from '../core/advice';
-import { limitsInForce, rendezvousLimit } from '../core/thresholds';
+import { whatIf } from '../core/advice';
+import { rendezvousLimit } from '../core/thresholds';
+import type { JobView } from '../ingest/index';
 import { formatDuration, listSome } from '../i18n/index';
 import { Rich, useT } from './i18n';
 import './timeline/timeline.css';
@@ -11,8 +12,16 @@ import './timeline/timeline.css';
 // on torch ≤ 2.3 with the static backend, does the 300 s rank-assignment wait stop the job whatever T is?
 
 interface Props {
-  job: JobModel;
-  diagnosis: Diagnosis | null;
+  job: JobView;
+  diagnosis: Diagnosis;
+}
+
+/**
+ * The view's job as the core's what-if takes it. It reads the nodes' ids, lags and store-host flags, the failure
+ * and the skew (src/core/advice.ts), never events, which the view's nodes do not carry: they go in empty.
+ */
+function asModel(job: JobView): JobModel {
+  return { ...job, nodes: job.nodes.map((n) => ({ ...n, events: [] })) };
 }
 
 const MIN_T = 60;
@@ -22,14 +31,15 @@ const SHOWN_NODES = 5;
 const clamp = (t: number) => Math.min(MAX_T, Math.max(MIN_T, Math.round(t)));
 
 /** The question needs the backend the logs name (its key) and at least one node with a launch time. */
-export function hasWhatIf(job: JobModel): boolean {
+export function hasWhatIf(job: JobView): boolean {
   return job.job.backend !== null && job.nodes.some((n) => n.lagSeconds !== null);
 }
 
 export function WhatIfSlider({ job, diagnosis }: Props) {
   const t = useT();
-  const limits = useMemo(() => diagnosis?.thresholds ?? limitsInForce(job), [job, diagnosis]);
-  const recommended = diagnosis?.recommendedTimeout ?? recommendedTimeout(job.skewSeconds);
+  const limits = diagnosis.thresholds;
+  const recommended = diagnosis.recommendedTimeout;
+  const model = useMemo(() => asModel(job), [job]);
   const [state, setState] = useState({ job, t: clamp(recommended), text: String(clamp(recommended)) });
   // A new job (or new corrections) starts again from its recommendation.
   if (state.job !== job) setState({ job, t: clamp(recommended), text: String(clamp(recommended)) });
@@ -40,7 +50,7 @@ export function WhatIfSlider({ job, diagnosis }: Props) {
   const dynamic = backend === 'c10d' || backend === 'etcd-v2';
   const key = dynamic ? 'join_timeout' : 'timeout';
   const current = rendezvousLimit(limits);
-  const result = useMemo(() => whatIf(job, limits, value), [job, limits, value]);
+  const result = useMemo(() => whatIf(model, limits, value), [model, limits, value]);
   const unplaced = job.nodes.filter((n) => n.lagSeconds === null);
 
   const set = (v: number) => setState({ job, t: clamp(v), text: String(clamp(v)) });

@@ -1,9 +1,23 @@
-import type { JobModel } from '../core/model';
+import { formatSeconds, listText } from '../i18n/index';
+import type { LateSummary, NodeLag } from '../ingest/index';
+import type { T } from './i18n';
 
-const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+/** `node5 (+3 min 27 s)`, or the name alone without a launch time. */
+export function nodeLagText(t: T, node: NodeLag): string {
+  return node.lag === null ? node.id : t('late.withLag', { node: node.id, lag: formatSeconds(t.lang, node.lag) });
+}
 
-/** Node ids by lag, latest first (numerically), unknown lags last, then by name (node2 before node10). */
-export function byLag(job: Pick<JobModel, 'nodes'>, ids: readonly string[]): string[] {
-  const lag = new Map(job.nodes.map((n) => [n.id, n.lagSeconds]));
-  return [...ids].sort((a, b) => (lag.get(b) ?? -Infinity) - (lag.get(a) ?? -Infinity) || collator.compare(a, b));
+/**
+ * The late nodes as a summary names them: the worst few by lag, latest first, then how many more —
+ * `node5 (+207 s), node1 (+187 s) and 39 more`, never a list of thousands.
+ */
+export function lateList(
+  t: T,
+  late: Pick<LateSummary, 'count' | 'worst'>,
+  shown = late.worst.length,
+  lags = true,
+): string {
+  const names = late.worst.slice(0, shown).map((n) => (lags ? nodeLagText(t, n) : n.id));
+  const more = late.count - names.length;
+  return more > 0 ? t('list.more', { list: names.join(t('list.sep')), n: more }) : listText(t.lang, names);
 }

@@ -1,21 +1,19 @@
 // Exports of the diagnosis on screen: the Markdown report (copied and downloaded), the JSON of
 // `skewscope analyze --json`, and PNGs of the timeline and of the skew chart — all made in the page.
 import { useState, type ReactNode } from 'react';
-import type { Diagnosis } from '../../core/findings';
-import type { JobModel } from '../../core/model';
-import { limitsInForce } from '../../core/thresholds';
-import { buildTimeline } from '../../core/timeline';
-import { diagnosisJson, shareMarkdown } from '../../share/index';
+import type { ResultView } from '../../ingest/index';
+import { useAppStore } from '../../state/index';
 import { CoreText, useT } from '../i18n';
 import { ShareButton } from './ShareDialog';
 import { canvasPng, drawSvg, drawTimeline } from './timelinePng';
 import './share.css';
 
 interface Props {
-  job: JobModel;
-  diagnosis: Diagnosis;
-  /** The Markdown report, built when asked for. */
-  markdown(): string;
+  view: ResultView;
+  /** The Markdown report, built when asked for (where the job is). */
+  markdown(): Promise<string>;
+  /** The JSON of `skewscope analyze --json`, built when asked for. */
+  json(): Promise<string>;
   /** Other controls to show first (the Share button). */
   children?: ReactNode;
   /** Nothing was a log: only the JSON (which says so) can be exported. */
@@ -34,7 +32,7 @@ export function download(blob: Blob, name: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 30_000);
 }
 
-export function Exports({ job, diagnosis, markdown, children, noLogs = false }: Props) {
+export function Exports({ view, markdown, json, children, noLogs = false }: Props) {
   const t = useT();
   const [status, setStatus] = useState<{ text: string; core: boolean }>({ text: '', core: false });
 
@@ -48,7 +46,7 @@ export function Exports({ job, diagnosis, markdown, children, noLogs = false }: 
 
   const onMarkdown = () =>
     run(async () => {
-      const text = markdown();
+      const text = await markdown();
       download(new Blob([text], { type: 'text/markdown;charset=utf-8' }), 'skewscope-report.md');
       try {
         await navigator.clipboard.writeText(text);
@@ -60,14 +58,14 @@ export function Exports({ job, diagnosis, markdown, children, noLogs = false }: 
 
   const onJson = () =>
     run(async () => {
-      download(new Blob([diagnosisJson(job, diagnosis)], { type: 'application/json' }), 'skewscope-diagnosis.json');
+      download(new Blob([await json()], { type: 'application/json' }), 'skewscope-diagnosis.json');
       return t('exports.jsonDone', { file: 'skewscope-diagnosis.json' });
     });
 
   const onTimeline = () =>
     run(async () => {
-      const model = buildTimeline(job, diagnosis.thresholds.length ? diagnosis.thresholds : limitsInForce(job));
-      const canvas = drawTimeline(model, t);
+      // The button waits for the timeline (it comes a moment after the verdict on a large job).
+      const canvas = drawTimeline(view.timeline!, t);
       download(await canvasPng(canvas, t), 'skewscope-timeline.png');
       return t('exports.pngDone', { file: 'skewscope-timeline.png' });
     });
@@ -108,7 +106,7 @@ export function Exports({ job, diagnosis, markdown, children, noLogs = false }: 
         type="button"
         className="button"
         onClick={onTimeline}
-        disabled={noLogs}
+        disabled={noLogs || !view.timeline}
         title={noLogs ? t('exports.noLogs') : undefined}
         data-testid="export-timeline-png"
       >
@@ -118,7 +116,7 @@ export function Exports({ job, diagnosis, markdown, children, noLogs = false }: 
         type="button"
         className="button"
         onClick={onChart}
-        disabled={noLogs || !job.nodes.some((n) => n.lagSeconds !== null)}
+        disabled={noLogs || !view.skew?.points.length}
         title={noLogs ? t('exports.noLogs') : undefined}
         data-testid="export-skew-png"
       >
@@ -132,19 +130,17 @@ export function Exports({ job, diagnosis, markdown, children, noLogs = false }: 
 }
 
 /** Under the verdict of an analysis: Share, and the exports (the Markdown with the sharing defaults). */
-export function ResultExports({
-  job,
-  diagnosis,
-  noLogs = false,
-}: {
-  job: JobModel;
-  diagnosis: Diagnosis;
-  noLogs?: boolean;
-}) {
+export function ResultExports({ view, noLogs = false }: { view: ResultView; noLogs?: boolean }) {
   const t = useT();
+  const ask = useAppStore((s) => s.ask);
   return (
-    <Exports job={job} diagnosis={diagnosis} markdown={() => shareMarkdown(job, diagnosis, {}, t.lang)} noLogs={noLogs}>
-      <ShareButton job={job} diagnosis={diagnosis} disabled={noLogs} />
+    <Exports
+      view={view}
+      markdown={() => ask({ kind: 'markdown', lang: t.lang })}
+      json={() => ask({ kind: 'json' })}
+      noLogs={noLogs}
+    >
+      <ShareButton view={view} disabled={noLogs} />
     </Exports>
   );
 }

@@ -3,6 +3,7 @@
 import { dialogKeys } from '../dialogKeys';
 import {
   useDeferredValue,
+  useEffect,
   useId,
   useLayoutEffect,
   useMemo,
@@ -11,9 +12,8 @@ import {
   type KeyboardEvent,
   type SyntheticEvent,
 } from 'react';
-import type { Diagnosis } from '../../core/findings';
-import type { JobModel } from '../../core/model';
-import { DEFAULT_REDACTION, previewShare, restore, type ShareResult, type ShareSnapshot } from '../../share/index';
+import type { ResultView } from '../../ingest/index';
+import { DEFAULT_REDACTION, restore, type ShareResult, type ShareSnapshot } from '../../share/index';
 import {
   BUILD_SHARE_BASE,
   checkShareBase,
@@ -32,11 +32,10 @@ import './share.css';
 const MAX_TITLE = 120;
 
 interface Props {
-  job: JobModel;
-  diagnosis: Diagnosis;
+  view: ResultView;
 }
 
-export function ShareButton({ job, diagnosis, disabled = false }: Props & { disabled?: boolean }) {
+export function ShareButton({ view, disabled = false }: Props & { disabled?: boolean }) {
   const t = useT();
   const [open, setOpen] = useState(false);
   return (
@@ -52,7 +51,7 @@ export function ShareButton({ job, diagnosis, disabled = false }: Props & { disa
       >
         {t('share.open')}
       </button>
-      {open && <ShareDialog job={job} diagnosis={diagnosis} onClose={() => setOpen(false)} />}
+      {open && <ShareDialog view={view} onClose={() => setOpen(false)} />}
     </>
   );
 }
@@ -79,7 +78,7 @@ const SOURCE_NOTE: Record<BaseSource, `share.base.${BaseSource}`> = {
   page: 'share.base.page',
 };
 
-function ShareDialog({ job, diagnosis, onClose }: Props & { onClose(): void }) {
+function ShareDialog({ view, onClose }: Props & { onClose(): void }) {
   const t = useT();
   const dialogRef = useRef<HTMLDialogElement>(null);
   const titleRef = useRef<HTMLInputElement>(null);
@@ -104,11 +103,17 @@ function ShareDialog({ job, diagnosis, onClose }: Props & { onClose(): void }) {
   const baseId = useId();
   const baseNoteId = useId();
 
-  // Typing a title rebuilds the link; on a big job the preview may lag a keystroke behind, the field never does.
+  // Typing a title rebuilds the link (in the job worker, which has the job); the preview may lag a keystroke
+  // behind, the field never does.
+  const ask = useAppStore((s) => s.ask);
   const options = useDeferredValue({ title, redaction, base: base.base });
-  const result = useMemo<ShareResult>(
-    () =>
-      previewShare(job, diagnosis, {
+  const [result, setResult] = useState<ShareResult | null>(null);
+  const nodes = view.job.nodes;
+  useEffect(() => {
+    let live = true;
+    ask({
+      kind: 'share',
+      options: {
         base: options.base,
         title: options.title.trim(),
         hostnames: options.redaction.hostnames,
@@ -116,11 +121,19 @@ function ShareDialog({ job, diagnosis, onClose }: Props & { onClose(): void }) {
         paths: options.redaction.paths ? 'basename' : 'keep',
         evidence: options.redaction.evidence,
         lang,
-        selectedNode: selectedNode && job.nodes.some((n) => n.id === selectedNode) ? selectedNode : null,
+        selectedNode: selectedNode && nodes.some((n) => n.id === selectedNode) ? selectedNode : null,
         zoom,
-      }),
-    [job, diagnosis, options, lang, selectedNode, zoom],
-  );
+      },
+    }).then(
+      (r) => live && setResult(r),
+      (e: unknown) =>
+        live &&
+        setResult({ ok: false, error: { code: 'invalid', message: e instanceof Error ? e.message : String(e) } }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [ask, nodes, options, lang, selectedNode, zoom]);
 
   useLayoutEffect(() => {
     const dialog = dialogRef.current!;
@@ -136,7 +149,7 @@ function ShareDialog({ job, diagnosis, onClose }: Props & { onClose(): void }) {
   const onKeyDown = (e: KeyboardEvent<HTMLDialogElement>) => dialogKeys(e, dialogRef.current, onClose);
 
   const copy = () => {
-    if (!result.ok) return;
+    if (!result?.ok) return;
     const url = result.url;
     if (!navigator.clipboard) {
       setCopied(t('share.copyUnavailable'));
@@ -256,7 +269,11 @@ function ShareDialog({ job, diagnosis, onClose }: Props & { onClose(): void }) {
           ))}
         </fieldset>
 
-        {result.ok ? (
+        {result === null ? (
+          <p className="muted" role="status" data-testid="share-building">
+            {t('share.building')}
+          </p>
+        ) : result.ok ? (
           <>
             <SharePreviewPanel snapshot={result.snapshot} lang={lang} />
             <div className="share-preview__size" data-testid="share-size">
@@ -264,7 +281,7 @@ function ShareDialog({ job, diagnosis, onClose }: Props & { onClose(): void }) {
                 {t(result.fits ? 'share.size.fits' : 'share.size.long', {
                   length: formatNumber(t.lang, result.urlLength, 0),
                   budget: formatNumber(t.lang, result.budget, 0),
-                  nodes: job.nodes.length,
+                  nodes: view.nodeCount,
                 })}
               </p>
               {result.dropped.length === 0 ? (
@@ -308,7 +325,7 @@ function ShareDialog({ job, diagnosis, onClose }: Props & { onClose(): void }) {
             type="button"
             className="button share-dialog__go"
             onClick={copy}
-            disabled={!result.ok}
+            disabled={!result?.ok}
             data-testid="share-copy"
           >
             {t('share.copy')}

@@ -1,4 +1,5 @@
 import {
+  memo,
   useCallback,
   useEffect,
   useLayoutEffect,
@@ -9,11 +10,7 @@ import {
   type KeyboardEvent,
   type PointerEvent as ReactPointerEvent,
 } from 'react';
-import type { JobModel } from '../../core/model';
-import type { Diagnosis } from '../../core/findings';
-import { limitsInForce } from '../../core/thresholds';
 import {
-  buildTimeline,
   orderRows,
   rowMatches,
   type PlacedRow,
@@ -27,7 +24,7 @@ import { formatDuration, formatLimit, formatOffset, listSome } from '../../i18n/
 import { readItem, writeItem } from '../../state/prefs';
 import { useViewStore } from '../../state/view';
 import { CoreText, useT, type T } from '../i18n';
-import { firedLine, limitLabel } from './labels';
+import { limitLabel } from './labels';
 import { Legend } from './Legend';
 import { LaneRow, NodeRow, twoLineNames, xOf, type Geometry, type RowActions } from './Rows';
 import { measure as measureText } from './fitName';
@@ -43,8 +40,10 @@ import './timeline.css';
 // so a 1024-node job stays quick.
 
 interface Props {
-  job: JobModel;
-  diagnosis: Diagnosis | null;
+  /** Built where the job is (the job worker, or the page for a share link's small job). */
+  model: TimelineModel;
+  /** The key of the limit line that fired. */
+  fired: string | null;
 }
 
 const ROW_H = 32;
@@ -77,15 +76,18 @@ const filterWords = (query: string) => query.replace(/迟到/g, ' late ').replac
 
 const lineClass = (l: ThresholdLine) => `tl-line--${l.kind}`;
 
-export function Timeline({ job, diagnosis }: Props) {
-  const limits = useMemo(() => diagnosis?.thresholds ?? limitsInForce(job), [job, diagnosis]);
-  const model = useMemo(() => buildTimeline(job, limits), [job, limits]);
-  const fired = useMemo(() => firedLine(job, model.thresholds), [job, model]);
+export const Timeline = memo(function Timeline({ model, fired }: Props) {
   if (model.rows.length === 0) return null;
   return <TimelineView key={modelKey(model)} model={model} fired={fired} />;
-}
+});
 
-const modelKey = (m: TimelineModel) => `${m.originMs}:${m.rows.length}:${m.startMs}:${m.endMs}`;
+/**
+ * A timeline on another clock origin starts afresh. The same origin with more rows (the job of more files read,
+ * a correction) keeps what the reader set: the order, the filter, the zoom — or the whole job, if it showed that.
+ */
+const modelKey = (m: TimelineModel) => `${m.originMs}`;
+
+const sameView = (a: View, b: View) => Math.abs(a.start - b.start) < 1e-6 && Math.abs(a.end - b.end) < 1e-6;
 
 function storedNameWidth(): number {
   const n = Number(readItem(NAME_KEY));
@@ -120,6 +122,11 @@ function TimelineView({ model, fired }: { model: TimelineModel; fired: string | 
     const z = useViewStore.getState().takePendingZoom();
     return z ? { start: z[0], end: z[1] } : (fit ?? { start: 0, end: 60 });
   });
+  const [shownFit, setShownFit] = useState(fit);
+  if (shownFit !== fit) {
+    setShownFit(fit);
+    if (fit && (!shownFit || sameView(view, shownFit))) setView(fit);
+  }
   // The visible range, for a share link and the address bar (null while it is the whole job).
   useEffect(() => {
     const whole = fit !== null && Math.abs(view.start - fit.start) < 1e-6 && Math.abs(view.end - fit.end) < 1e-6;
