@@ -73,13 +73,16 @@ export function Results({ view: latest, files, cancelled, updating }: Props) {
  */
 function useStage(max: number, staged: boolean): number {
   const [stage, setStage] = useState(0);
+  // Nothing to show: start again from none. Not staged (a small job): all at once — and what is shown once stays
+  // shown when the job grows past the threshold.
   if (max === 0 && stage !== 0) setStage(0);
+  if (max > 0 && !staged && stage < max) setStage(max);
   useEffect(() => {
-    if (!staged || stage >= max) return;
+    if (stage >= max) return;
     const id = setTimeout(() => setStage((s) => s + 1), 0);
     return () => clearTimeout(id);
-  }, [stage, max, staged]);
-  return staged ? Math.min(stage, max) : max;
+  }, [stage, max]);
+  return Math.min(stage, max);
 }
 
 /** Jobs of this many nodes have their views drawn one per task. */

@@ -78,14 +78,10 @@ const lineClass = (l: ThresholdLine) => `tl-line--${l.kind}`;
 
 export const Timeline = memo(function Timeline({ model, fired }: Props) {
   if (model.rows.length === 0) return null;
-  return <TimelineView key={modelKey(model)} model={model} fired={fired} />;
+  // One view for every model of the job on screen: a model with more rows (the job of more files read, a
+  // correction) keeps what the reader set — the order, the filter, the zoom, or the whole job if it showed that.
+  return <TimelineView model={model} fired={fired} />;
 });
-
-/**
- * A timeline on another clock origin starts afresh. The same origin with more rows (the job of more files read,
- * a correction) keeps what the reader set: the order, the filter, the zoom — or the whole job, if it showed that.
- */
-const modelKey = (m: TimelineModel) => `${m.originMs}`;
 
 const sameView = (a: View, b: View) => Math.abs(a.start - b.start) < 1e-6 && Math.abs(a.end - b.end) < 1e-6;
 
@@ -122,11 +118,6 @@ function TimelineView({ model, fired }: { model: TimelineModel; fired: string | 
     const z = useViewStore.getState().takePendingZoom();
     return z ? { start: z[0], end: z[1] } : (fit ?? { start: 0, end: 60 });
   });
-  const [shownFit, setShownFit] = useState(fit);
-  if (shownFit !== fit) {
-    setShownFit(fit);
-    if (fit && (!shownFit || sameView(view, shownFit))) setView(fit);
-  }
   // The visible range, for a share link and the address bar (null while it is the whole job).
   useEffect(() => {
     const whole = fit !== null && Math.abs(view.start - fit.start) < 1e-6 && Math.abs(view.end - fit.end) < 1e-6;
@@ -142,6 +133,16 @@ function TimelineView({ model, fired }: { model: TimelineModel; fired: string | 
   const [measure, setMeasure] = useState<Measure | null>(null);
   const [measureMode, setMeasureMode] = useState(false);
   const [keysOpen, setKeysOpen] = useState(false);
+  // A new model: the whole job again if that is what was shown, else the same instants (the axis counts from the
+  // earliest launch, which a node read later can move).
+  const [shown, setShown] = useState({ fit, origin });
+  if (shown.fit !== fit) {
+    setShown({ fit, origin });
+    const shift = (shown.origin - origin) / 1000;
+    if (fit && (!shown.fit || sameView(view, shown.fit))) setView(fit);
+    else if (shift !== 0) setView({ start: view.start + shift, end: view.end + shift });
+    if (shift !== 0 && measure) setMeasure({ ...measure, a: measure.a + shift, b: measure.b + shift });
+  }
 
   const selected = useViewStore((s) => s.selectedNode);
   const evidence = useViewStore((s) => s.evidence);
