@@ -711,6 +711,8 @@ async function main() {
   }
   // 10,000 digests (issue 12): after the logs, on its own report (stderr under --json, so stdout stays one JSON).
   await (await import('./bench-digests.mjs')).main(['--runs', String(opts.runs), ...(opts.json ? ['--stderr'] : [])]);
+  // Jobs of 1,024 and 4,096 nodes × 8 ranks in the browser (issue 10): first paint, longest task, sort, filter.
+  await (await import('./bench-views.mjs')).main(['--runs', String(opts.runs), ...(opts.json ? ['--stderr'] : [])]);
   if (report.suites.some((s) => s.results?.some?.((r) => !r.ok))) process.exitCode = 1;
 }
 
