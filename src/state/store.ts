@@ -130,9 +130,13 @@ const rowKey = (run: number, path: string) => `${run}\u0000${path}`;
 const SIZES_ON_PAGE = 128;
 /** Row updates reach the views at most this often: a 4,096-file drop sends thousands of reports. */
 const FLUSH_MS = 150;
-/** A partial analysis is asked for after this long, then each time the files read have doubled. */
+/**
+ * A partial analysis is asked for after this long, then each time the files read have grown fourfold: a few
+ * views while a large drop is read (each costs the job worker a build and the page a redraw), not one per file.
+ */
 const FIRST_PARTIAL_MS = 1000;
 const PARTIAL_GAP_MS = 1500;
+const PARTIAL_GROWTH = 4;
 /** Past this share of a run's files read, the final analysis is close: no more partial ones. */
 const LAST_PARTIAL_SHARE = 0.8;
 
@@ -258,14 +262,14 @@ export const useAppStore = create<AppState>()((set, get) => {
     return paths;
   };
 
-  /** While a run reads many files: the job of those read so far, each time they have doubled. */
+  /** While a run reads many files: the job of those read so far, each time they have grown fourfold. */
   const maybePartial = (run: Run) => {
     if (current !== run || asked) return;
     const now = performance.now();
     const total = run.inputs.length;
     if (run.finished >= total * LAST_PARTIAL_SHARE) return;
     if (now - run.startedAt < FIRST_PARTIAL_MS || now - run.analysedAt.time < PARTIAL_GAP_MS) return;
-    if (run.finished < Math.max(1, run.analysedAt.files * 2)) return;
+    if (run.finished < Math.max(1, run.analysedAt.files * PARTIAL_GROWTH)) return;
     run.analysedAt = { files: run.finished, time: now };
     flush();
     analyse(false);
