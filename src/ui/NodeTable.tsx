@@ -403,7 +403,7 @@ export const NodeTable = memo(function NodeTable({ job, late, gaps }: Props) {
                       <td>
                         <FileList files={node.files} />
                       </td>
-                      <td className="mono nowrap">
+                      <td className="mono nowrap" title={node.launchTime ? formatInstant(node.launchTime) : undefined}>
                         {node.launchTime ? (
                           formatInstant(node.launchTime)
                         ) : (

@@ -8,7 +8,7 @@ import { ViewBoundary } from './ErrorBoundary';
 import { FindingsPanel } from './FindingsPanel';
 import { FileProblems, type ProblemCode } from './FileProblems';
 import { NodeTable } from './NodeTable';
-import { SkewChart } from './LazySkewChart';
+import { SkewChart } from './SkewChart';
 import { Timeline } from './timeline/Timeline';
 import { VerdictHeader } from './VerdictHeader';
 import { ResultExports } from './share/Exports';

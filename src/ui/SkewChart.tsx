@@ -1,22 +1,17 @@
-import { memo, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import {
-  Bar,
-  BarChart,
-  CartesianGrid,
-  ReferenceLine,
-  Tooltip,
-  XAxis,
-  YAxis,
-  type BarShapeProps,
-  type TooltipContentProps,
-} from 'recharts';
+import { lazy, memo, Suspense, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { ThresholdLine } from '../core/timeline';
-import type { SkewBin, SkewModel, SkewPoint } from '../ingest/index';
+import type { SkewModel, SkewPoint } from '../ingest/index';
+import { SkewHistogram, type HistogramBin } from './SkewHistogram';
+
+// The charting library draws the bars of up to 64 nodes; it is most of the bundle's weight, and a large job shows
+// the histogram (drawn here): it loads only when bars are shown.
+const SkewBars = lazy(() => import('./SkewBars'));
 import { useViewStore } from '../state/view';
 import { formatDuration, formatLimit, listSome } from '../i18n/index';
 import { Rich, useT, type T } from './i18n';
 import { limitLabel } from './timeline/labels';
 import './timeline/timeline.css';
+import './views.css';
 
 // How far each node launched behind the earliest one, against the limits that count from the launch (the
 // rendezvous timeouts, the ≤ 2.3 rank-assignment wait) and the 300/900/1800 s marks. Each bar takes the colour
@@ -42,7 +37,7 @@ const PLOT_RIGHT = 24;
 const toneOf = (crossed: number) => (crossed < 0 ? 'ok' : String(Math.min(PALETTE, crossed + 1)));
 
 type Datum = SkewPoint & { tone: string };
-type Bin = SkewBin & { tone: string; height: number };
+type Bin = HistogramBin;
 
 export const SkewChart = memo(function SkewChart({ skew }: Props) {
   const t = useT();
@@ -107,18 +102,10 @@ export const SkewChart = memo(function SkewChart({ skew }: Props) {
   // Counts on a log scale when a few late nodes sit beside thousands (their bins would be a pixel high).
   const counts = skew.bins.map((b) => b.count).filter((c) => c > 0);
   const logScale = counts.length > 1 && Math.max(...counts) >= LOG_RATIO * Math.min(...counts);
-  const bins = useMemo<Bin[]>(
-    () =>
-      skew.bins.map((b) => ({
-        ...b,
-        tone: toneOf(b.crossed),
-        height: logScale ? (b.count > 0 ? Math.log10(b.count) + 1 : 0) : b.count,
-      })),
-    [skew.bins, logScale],
-  );
-  const maxCount = counts.length ? Math.max(...counts) : 1;
-  const logTicks = Array.from({ length: Math.floor(Math.log10(maxCount)) + 1 }, (_, i) => i + 1);
+  const bins = useMemo<Bin[]>(() => skew.bins.map((b) => ({ ...b, tone: toneOf(b.crossed) })), [skew.bins]);
   const histEnd = bins.length ? bins.at(-1)!.to : domainMax;
+  // The axis' ticks over the bins' span: the model's, and more of them when the bins reach past its scale.
+  const histTicks = axisTicks.length > 1 ? ticksOver(histEnd, axisTicks[1]! - axisTicks[0]!) : axisTicks;
 
   const title = (
     <h2 id="skew-title" className="skew__title">
@@ -175,74 +162,39 @@ export const SkewChart = memo(function SkewChart({ skew }: Props) {
 
       <div className="skew__chart" aria-hidden="true" ref={chartRef}>
         {histogram ? (
-          <BarChart
-            responsive
-            style={{ width: '100%', height }}
-            data={bins}
-            margin={{ top: 26, right: PLOT_RIGHT, bottom: 8, left: 4 }}
-            barCategoryGap={1}
-          >
-            <CartesianGrid className="skew__grid" vertical={false} />
-            <XAxis
-              type="number"
-              dataKey="mid"
-              domain={[0, histEnd]}
-              tickFormatter={(v: number) => formatTick(t, v)}
-              className="skew__axis"
-            />
-            {logScale ? (
-              <YAxis
-                allowDecimals={false}
-                width={PLOT_LEFT - 4}
-                className="skew__axis"
-                ticks={logTicks}
-                domain={[0, logTicks.length + 0.2]}
-                tickFormatter={(v: number) => String(10 ** (v - 1))}
-              />
-            ) : (
-              <YAxis allowDecimals={false} width={PLOT_LEFT - 4} className="skew__axis" />
-            )}
-            <Tooltip cursor={false} content={(p) => <BinTip {...p} t={t} lineOf={lineOf} />} />
-            {shownLines.map((l) => (
-              <ReferenceLine
-                key={l.key}
-                x={l.seconds}
-                className={`skew-ref skew-ref--${l.kind}`}
-                ifOverflow="extendDomain"
-                label={refLabel(l)}
-              />
-            ))}
-            <Bar dataKey="height" isAnimationActive={false} shape={(p: BarShapeProps) => <BinShape {...p} />} />
-          </BarChart>
+          <SkewHistogram
+            t={t}
+            bins={bins}
+            end={histEnd}
+            ticks={histTicks}
+            lines={shownLines}
+            log={logScale}
+            height={height}
+            label={label}
+            lineClass={(l) => `skew-ref skew-ref--${l.kind}`}
+            labelClass={(l) => refLabel(l).className}
+            tick={(v) => formatTick(t, v)}
+            tip={(b) => <BinTipBody bin={b} t={t} lineOf={lineOf} />}
+            left={PLOT_LEFT}
+            right={PLOT_RIGHT}
+          />
         ) : (
-          <BarChart
-            responsive
-            layout="vertical"
-            style={{ width: '100%', height }}
-            data={barRows}
-            margin={{ top: 26, right: 28, bottom: 8, left: 4 }}
-            barCategoryGap={5}
-          >
-            <CartesianGrid className="skew__grid" horizontal={false} />
-            <XAxis
-              type="number"
-              domain={[0, domainMax]}
+          <Suspense fallback={<p className="muted">{t('skew.loading')}</p>}>
+            <SkewBars
+              t={t}
+              rows={barRows}
+              height={height}
+              domainMax={domainMax}
               ticks={axisTicks}
-              tickFormatter={(v: number) => formatTick(t, v)}
-              allowDataOverflow
-              className="skew__axis"
+              lines={shownLines}
+              refLabel={refLabel}
+              selected={selected}
+              label={label}
+              lineOf={lineOf}
+              first={first}
+              tick={(v) => formatTick(t, v)}
             />
-            <YAxis type="category" dataKey="node" width="auto" interval={0} className="skew__axis" />
-            <Tooltip cursor={false} content={(p) => <NodeTip {...p} first={first} t={t} lineOf={lineOf} />} />
-            {shownLines.map((l) => (
-              <ReferenceLine key={l.key} x={l.seconds} className={`skew-ref skew-ref--${l.kind}`} label={refLabel(l)} />
-            ))}
-            <Bar
-              dataKey="lag"
-              isAnimationActive={false}
-              shape={(p: BarShapeProps) => <NodeShape {...p} selected={selected} label={label} lineOf={lineOf} />}
-            />
-          </BarChart>
+          </Suspense>
         )}
       </div>
 
@@ -396,73 +348,8 @@ function formatTick(t: T, v: number): string {
 
 type LineOf = (i: number) => ThresholdLine | null;
 
-function NodeShape(p: BarShapeProps & { selected: string | null; label(l: ThresholdLine): string; lineOf: LineOf }) {
-  const d = p.payload as Datum;
-  const width = Math.max(2, p.width);
-  const line = p.lineOf(d.crossed);
-  return (
-    <rect
-      x={p.x}
-      y={p.y}
-      width={width}
-      height={Math.max(1, p.height)}
-      rx={3}
-      className={`skew-bar skew-tone--${d.tone}${p.selected === d.node ? ' is-selected' : ''}`}
-      data-testid="skew-bar"
-      data-node={d.node}
-      data-lag={d.lag}
-      data-crossed={line?.key ?? ''}
-      data-crossed-label={line ? p.label(line) : ''}
-      onClick={() => useViewStore.getState().selectNode(d.node)}
-    />
-  );
-}
-
-function BinShape(p: BarShapeProps) {
-  const b = p.payload as Bin;
-  if (!b.count) return <g />;
-  // A bin of one node among hundreds stays visible.
-  const h = Math.max(3, p.height);
-  return (
-    <rect
-      x={p.x}
-      y={p.y + p.height - h}
-      width={Math.max(1, p.width)}
-      height={h}
-      rx={2}
-      className={`skew-bar skew-tone--${b.tone}`}
-      data-testid="skew-bin"
-      data-count={b.count}
-      data-from={b.from}
-    />
-  );
-}
-
-function NodeTip(p: TooltipContentProps & { first: string; t: T; lineOf: LineOf }) {
-  const { t } = p;
-  const d = p.payload?.[0]?.payload as Datum | undefined;
-  if (!p.active || !d) return null;
-  const line = p.lineOf(d.crossed);
-  return (
-    <div className="tl-tip skew-tip">
-      <strong className="tl-tip__title">{d.node}</strong>
-      <span className="tl-tip__line">
-        {t('skew.tip.launched', { lag: formatDuration(t.lang, d.lag), first: p.first })}
-      </span>
-      <span className="tl-tip__line">
-        {line
-          ? t('skew.tip.past', { line: limitLabel(t, line), by: formatDuration(t.lang, d.lag - line.seconds) })
-          : t('skew.tip.within')}
-      </span>
-    </div>
-  );
-}
-
-function BinTip(p: TooltipContentProps & { t: T; lineOf: LineOf }) {
-  const { t } = p;
-  const b = p.payload?.[0]?.payload as Bin | undefined;
-  if (!p.active || !b) return null;
-  const line = p.lineOf(b.crossed);
+function BinTipBody({ bin: b, t, lineOf }: { bin: Bin; t: T; lineOf: LineOf }) {
+  const line = lineOf(b.crossed);
   return (
     <div className="tl-tip skew-tip">
       <strong className="tl-tip__title">
@@ -477,4 +364,9 @@ function BinTip(p: TooltipContentProps & { t: T; lineOf: LineOf }) {
       {line && <span className="tl-tip__line">{t('skew.tip.binPast', { line: limitLabel(t, line) })}</span>}
     </div>
   );
+}
+
+/** Ticks every `step` seconds up to `end`. */
+function ticksOver(end: number, step: number): number[] {
+  return Array.from({ length: Math.floor(end / step + 1e-9) + 1 }, (_, i) => i * step);
 }

@@ -72,7 +72,9 @@ export function Exports({ view, markdown, json, children, noLogs = false }: Prop
 
   const onChart = () =>
     run(async () => {
-      const svg = document.querySelector<SVGSVGElement>('[data-testid="skew-chart"] svg.recharts-surface');
+      const svg = document.querySelector<SVGSVGElement>(
+        '[data-testid="skew-chart"] svg.skew-svg, [data-testid="skew-chart"] svg.recharts-surface',
+      );
       if (!svg) return t('exports.noChart');
       const card = svg.closest('.card') ?? document.body;
       const canvas = await drawSvg(svg, getComputedStyle(card).backgroundColor || '#ffffff', t);

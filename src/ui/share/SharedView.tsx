@@ -9,7 +9,7 @@ import { formatSeconds } from '../../i18n/index';
 import { EvidenceList } from '../EvidenceList';
 import { ViewBoundary } from '../ErrorBoundary';
 import { FindingsPanel } from '../FindingsPanel';
-import { SkewChart } from '../LazySkewChart';
+import { SkewChart } from '../SkewChart';
 import { Timeline } from '../timeline/Timeline';
 import { VerdictHeader } from '../VerdictHeader';
 import { WhatIfSlider, hasWhatIf } from '../WhatIfSlider';
