@@ -56,8 +56,8 @@ describe('calls that take arrays the input sizes', () => {
       }
       vi.stubGlobal('Worker', SilentWorker);
       const input = (i: number) => ({ path: `f${i}.log`, file: { size: 1, lastModified: 0 } }) as unknown as InputFile;
-      const listener = { started() {}, progress() {}, finished() {} };
-      const run = runPool([input(0)], listener);
+      const listener = { started() {}, progress() {}, finished() {}, crashed() {} };
+      const run = runPool([input(0)], listener, { connect: () => {} });
       expect(run.add(Array.from({ length: N }, (_, i) => input(i + 1)))).toBe(1);
       run.cancel();
     });
