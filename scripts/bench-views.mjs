@@ -117,6 +117,8 @@ function readPage() {
  * (`changed` says when), and the longest task meanwhile.
  */
 async function interaction(page, selector, act, changed) {
+  // An older build (--web-dist) may not have the control.
+  if ((await page.locator(selector).count()) === 0) return null;
   await page.evaluate(
     ({ selector, changed }) => {
       const v = window.__views;
@@ -231,7 +233,7 @@ export async function main(argv = process.argv.slice(2)) {
         r.errors = errors;
         results.push(r);
         say(
-          `  run ${i + 1}: first verdict ${r.verdictS.toFixed(2)} s, first timeline paint ${r.timelineS.toFixed(2)} s, whole job drawn ${r.doneS.toFixed(2)} s; longest task ${r.longestTaskMs} ms (${r.longTasks} over 50 ms) besides the change event's (${r.changeTaskMs} ms, of which the app's handler ${r.changeHandlerMs} ms); ${r.domElements} DOM elements; sort by lag ${r.sort.ms} ms to the frame (longest task ${r.sort.longestTaskMs} ms), filter ${r.filter.ms} ms (longest task ${r.filter.longestTaskMs} ms); load ${r.load}${errors.length ? `; page errors: ${errors.join(' | ')}` : ''}`,
+          `  run ${i + 1}: first verdict ${r.verdictS.toFixed(2)} s, first timeline paint ${r.timelineS.toFixed(2)} s, whole job drawn ${r.doneS.toFixed(2)} s; longest task ${r.longestTaskMs} ms (${r.longTasks} over 50 ms) besides the change event's (${r.changeTaskMs} ms, of which the app's handler ${r.changeHandlerMs} ms); ${r.domElements} DOM elements; sort by lag ${r.sort ? `${r.sort.ms} ms to the frame (longest task ${r.sort.longestTaskMs} ms)` : '—'}, filter ${r.filter ? `${r.filter.ms} ms (longest task ${r.filter.longestTaskMs} ms)` : '—'}; load ${r.load}${errors.length ? `; page errors: ${errors.join(' | ')}` : ''}`,
         );
         await context.close();
       }
