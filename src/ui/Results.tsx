@@ -85,8 +85,8 @@ function useStage(max: number, staged: boolean): number {
   return Math.min(stage, max);
 }
 
-/** Jobs of this many nodes have their views drawn one per task. */
-const STAGED_FROM = 256;
+/** Jobs of this many nodes have their views drawn one per task (the first view of a large drop has about 100). */
+const STAGED_FROM = 64;
 
 function JobViews({ view, unread }: { view: ResultView; unread: FileRow[] }) {
   const t = useT();

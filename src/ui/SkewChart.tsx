@@ -42,8 +42,10 @@ type Bin = HistogramBin;
 export const SkewChart = memo(function SkewChart({ skew }: Props) {
   const t = useT();
   const { lines, points, unplaced, maxLag, domainMax, ticks: axisTicks } = skew;
-  const large = points.length > HISTOGRAM_FROM;
-  const [histogram, setHistogram] = useState(large);
+  // The histogram past 64 nodes, bars below, until the reader picks one: the choice is theirs from then on, the
+  // default follows the job as it grows while a drop is read.
+  const [choice, setHistogram] = useState<boolean | null>(null);
+  const histogram = choice ?? points.length > HISTOGRAM_FROM;
   const selected = useViewStore((s) => s.selectedNode);
   const chartRef = useRef<HTMLDivElement>(null);
   // Its width only re-renders the chart on a resize, so the labels are laid out again (not when first measured:
