@@ -149,6 +149,11 @@ function answer(request: JobRequest): JobAnswers[JobRequest['kind']] {
   switch (request.kind) {
     case 'share':
       return previewShare(job, diagnosis, request.options);
+    case 'link': {
+      // The url only: the preview's decoded snapshot of a 4,096-node job takes the page a while to receive.
+      const result = previewShare(job, diagnosis, request.options);
+      return result.ok ? result.url : null;
+    }
     case 'markdown':
       return shareMarkdown(job, diagnosis, {}, request.lang);
     case 'json':

@@ -35,12 +35,15 @@ export type ToJob =
 /** Questions about the job on screen, answered from the whole job (its events included). */
 export type JobRequest =
   | { kind: 'share'; options: ShareOptions }
+  /** The link alone (null when the diagnosis does not fit in one): what the page keeps for a reload. */
+  | { kind: 'link'; options: ShareOptions }
   | { kind: 'markdown'; lang: Lang }
   | { kind: 'json' }
   | { kind: 'evidence-text'; file: string; line: number };
 
 export interface JobAnswers {
   share: ShareResult;
+  link: string | null;
   markdown: string;
   json: string;
   'evidence-text': string | null;

@@ -74,11 +74,8 @@ function save(): void {
     zoom,
     maxUrlLength: Number.MAX_SAFE_INTEGER,
   };
-  void ask({ kind: 'share', options })
-    .then(
-      (result) => (result.ok ? result.url : null),
-      () => null,
-    )
+  void ask({ kind: 'link', options })
+    .catch(() => null)
     .then((link) => {
       // A later save, a "Forget" or another job since: this one is stale.
       const now = useAppStore.getState();
