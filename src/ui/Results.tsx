@@ -48,6 +48,11 @@ export function Results({ view: latest, files, cancelled, updating }: Props) {
           {t('results.cancelled', { read, total: files.length })}
         </p>
       )}
+      {updating && view && !view.partial && (
+        <p className="banner banner--partial" role="status" data-testid="updating">
+          {t('results.updating')}
+        </p>
+      )}
       {view?.partial && (
         <p className="banner banner--partial" role="status" data-testid="partial">
           {t('progress.partial', {
