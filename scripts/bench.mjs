@@ -7,13 +7,13 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { boundedDigest, generateRestarts, generateSlurm } from './bench-bounded.mjs';
 import { corpusIntact, generateCorpus, readManifest, sameParams, templatesDigest } from './bench-corpus.mjs';
+import { freePort, waitForServer } from './lib/preview.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DATA = path.join(ROOT, 'bench-data');
@@ -416,31 +416,6 @@ function newest(dir) {
     latest = Math.max(latest, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
   }
   return latest;
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitForServer(url, child) {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`vite preview exited with code ${child.exitCode}`);
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`vite preview did not answer at ${url} within 60 s`);
 }
 
 /* global window, document, requestAnimationFrame, MutationObserver -- armPage and readPage run in the page */
