@@ -9,11 +9,20 @@ export const NCCL: CatalogueEntry[] = [
     kind: 'failure',
     anchors: ['ncclUniqueId from [0]'],
     pattern:
-      "\\[(?<rank>\\d+)\\] is setting up NCCL communicator and retr(?:ei|ie)ving ncclUniqueId from \\[0\\] via c10d key-value store by key '(?<key>[^']*)', but store->get\\('[^']*'\\) got error: (?<err>.*)",
+      "\\[(?<rank>\\d+)\\] is setting up NCCL communicator and retr(?:ei|ie)ving ncclUniqueId from \\[0\\] via c10d key-value store by key '(?<key>[^']*)', but store->get\\('[^']*'\\) got error: (?<err>(?:wait timeout after (?<ms>\\d{1,12})ms)?.*)",
     samples: [
       "RuntimeError: [3] is setting up NCCL communicator and retrieving ncclUniqueId from [0] via c10d key-value store by key '0', but store->get('0') got error: Socket Timeout",
+      // 2.4+: the store's own timeout in the text (NVIDIA-NeMo/Speech issue 14399, behind a `name/0 [default1]:` label).
+      "torch.distributed.DistBackendError: [1] is setting up NCCL communicator and retrieving ncclUniqueId from [0] via c10d key-value store by key '0', but store->get('0') got error: wait timeout after 600000ms, keys: /default_pg/0//cuda//0",
     ],
-    effects: { comm: 'nccl', stage: 'comm-init', role: 'primary', waitsForGlobalRank: 0 },
+    // The wait is init_process_group's timeout, printed by the store: the limit that fired, in the logs.
+    effects: {
+      comm: 'nccl',
+      stage: 'comm-init',
+      role: 'primary',
+      waitsForGlobalRank: 0,
+      limit: { field: 'ms', unit: 'ms' },
+    },
     versions: '1.13–2.6',
     source: 'torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp',
   },

@@ -32,6 +32,9 @@ export function verdictOf(
   // A formed world smaller than the job's minimum did not let it start.
   if (world.formed && minNodes !== null && world.formed.nodes < minNodes) return 'incomplete';
   if (world.formed && progressed) return 'healthy';
+  // A training step is proof of its own: init_process_group returns only when every rank of the world has
+  // joined, and a step's collectives ran across all of them — so the logs that are missing do not demote it.
+  if (nodes.some((n) => n.events.some((e) => e.kind === 'first-step'))) return 'healthy';
   if (missingCount > 0) return 'incomplete';
   return progressed ? 'healthy' : 'incomplete';
 }

@@ -67,6 +67,29 @@ function wasThere(owner: NodeView, ownFailure: LogEvent | undefined, stage: Fail
   return stage === 'rank-assignment' && lastRound(owner.events).some((e) => effectsOf(e.id).store !== undefined);
 }
 
+/**
+ * When no log says which node holds the waited-for rank: the waiter's own ranks rule it out (its prefixes show
+ * other ranks, and a rank does not wait for its own id), and a node that was waiting in the same stage itself
+ * was there. If exactly one node is left, the rank can only be on it; with two or more, nothing is named.
+ */
+function onlyPossibleOwner(
+  views: NodeView[],
+  waiter: NodeView,
+  rank: number,
+  own: Map<string, LogEvent>,
+  stage: FailureStage,
+): NodeView | null {
+  if (waiter.node.globalRanks.length === 0 || waiter.node.globalRanks.includes(rank)) return null;
+  const left = views.filter(
+    (w) =>
+      w !== waiter &&
+      (w.node.globalRanks.length === 0 || w.node.globalRanks.includes(rank)) &&
+      (w.node.groupRank === null || rank !== 0 || w.node.groupRank === 0) &&
+      own.get(w.node.id)?.stage !== stage,
+  );
+  return left.length === 1 ? left[0]! : null;
+}
+
 export function findCulprits(x: CulpritInput): Culprits {
   const reasons: Reason[] = [];
   const late = new Set<string>();
@@ -133,11 +156,13 @@ export function findCulprits(x: CulpritInput): Culprits {
     for (const e of v.events) {
       const rank = effectsOf(e.id).waitsForGlobalRank;
       if (rank === undefined || e.stage !== stage) continue;
-      const owner = views.find((w) => w.node.globalRanks.includes(rank)) ?? views.find((w) => w.node.groupRank === 0);
+      const known = views.find((w) => w.node.globalRanks.includes(rank)) ?? views.find((w) => w.node.groupRank === 0);
+      const owner = known ?? onlyPossibleOwner(views, v, rank, own, stage);
       if (!owner || owner === v || named.has(owner.node.id)) continue;
       named.add(owner.node.id);
       late.add(owner.node.id);
-      reasons.push({ code: 'waits-for-rank', values: { waiter: v.node.id, rank, node: owner.node.id } });
+      const inferred = known ? 0 : 1;
+      reasons.push({ code: 'waits-for-rank', values: { waiter: v.node.id, rank, node: owner.node.id, inferred } });
     }
 
   // 2c. Nodes that only found the rendezvous closed came after the round formed without them.

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { analyseTexts } from './helpers';
+
+// Two verdicts that must hold on less than every node's log: who holds the rank the others waited for when no
+// log names its ranks, and a training step as proof that the world formed when some logs are missing.
+//
+// Shapes: the 2.5+ glog launcher banner (`W… site-packages/torch/distributed/run.py:793]`, as in the torch 2.6
+// runs of ../shared/corpus), the worker's `[rankN]:` prefix and the 2.4+ ncclUniqueId wait wording "wait timeout
+// after 600000ms, keys: /default_pg/0//cuda//0" (NVIDIA-NeMo/Speech issue 14399), the HF Trainer's
+// `***** Running training *****` block and `{'loss': …}` dicts (huggingface/transformers Trainer output).
+
+const banner = (t: string) =>
+  [
+    `W0219 ${t}.311000 1 site-packages/torch/distributed/run.py:793] `,
+    `W0219 ${t}.311000 1 site-packages/torch/distributed/run.py:793] *****************************************`,
+    `W0219 ${t}.311000 1 site-packages/torch/distributed/run.py:793] Setting OMP_NUM_THREADS environment variable for each process to be 1 in default, to avoid your system being overloaded, please further tune the variable for optimal performance in your application as needed. `,
+    `W0219 ${t}.311000 1 site-packages/torch/distributed/run.py:793] *****************************************`,
+  ].join('\n');
+
+const waiter = (ranks: number[]) =>
+  [
+    banner('08:00:03'),
+    ...ranks.flatMap((r) => [
+      `[rank${r}]: Traceback (most recent call last):`,
+      `[rank${r}]:   File "/srv/train/prepare.py", line 88, in main`,
+      `[rank${r}]:     dist.barrier()`,
+      `[rank${r}]:   File "/usr/lib/python3/dist-packages/torch/distributed/distributed_c10d.py", line 4164, in barrier`,
+      `[rank${r}]:     work = group.barrier(opts=opts)`,
+      `[rank${r}]: torch.distributed.DistBackendError: [${r}] is setting up NCCL communicator and retrieving ncclUniqueId from [0] via c10d key-value store by key '0', but store->get('0') got error: wait timeout after 600000ms, keys: /default_pg/0//cuda//0`,
+    ]),
+    `E0219 08:10:05.017000 1 site-packages/torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: 1) local_rank: 1 (pid: 4411) of binary: /usr/bin/python3`,
+  ].join('\n');
+
+// The rank-0 node is still preparing its data when the others give up: its log shows no rank and no failure.
+const preparing = [banner('08:00:01'), 'Tokenizing shards: 41%|████      | 410/1000 [06:47<09:53]'].join('\n');
+
+describe('the node that holds the waited-for rank, when no log names its ranks', () => {
+  it('is the only other node, named as inferred, and the wait the store printed is the limit', () => {
+    const job = analyseTexts({ 'trn-a.log': preparing, 'trn-b.log': waiter([9, 12]) });
+    expect(job.verdict).toBe('failed');
+    expect(job.failure?.stage).toBe('comm-init');
+    expect(job.failure?.lateNodes).toEqual(['trn-a']);
+    const why = job.failure?.reasoning.find((r) => r.code === 'waits-for-rank');
+    expect(why?.values).toMatchObject({ waiter: 'trn-b', rank: 0, node: 'trn-a', inferred: 1 });
+    expect(job.failure?.limit).toMatchObject({ seconds: 600, from: 'logs' });
+  });
+
+  it('names nobody when two nodes could hold it', () => {
+    const job = analyseTexts({ 'trn-a.log': preparing, 'trn-c.log': preparing, 'trn-b.log': waiter([9, 12]) });
+    expect(job.failure?.stage).toBe('comm-init');
+    expect(job.failure?.reasoning.some((r) => r.code === 'waits-for-rank')).toBe(false);
+    expect(job.failure?.lateNodes ?? []).not.toContain('trn-a');
+  });
+
+  it('names nobody when the waiter’s own ranks are unknown (rank 0 may be its own)', () => {
+    const unlabelled = waiter([9]).replace(/^\[rank9\]: /gm, '');
+    const job = analyseTexts({ 'trn-a.log': preparing, 'trn-b.log': unlabelled });
+    expect(job.failure?.reasoning.some((r) => r.code === 'waits-for-rank')).toBe(false);
+  });
+});
+
+describe('a training step proves the world formed', () => {
+  const trainer = [
+    'root@trn-a:/srv/train# torchrun --master_port 6011 --nproc_per_node=8 --nnodes=2 --node_rank=0 --master_addr=10.0.7.1 train.py',
+    '[2025-01-16 09:30:12,402] torch.distributed.run: [WARNING] ',
+    '[2025-01-16 09:30:12,402] torch.distributed.run: [WARNING] *****************************************',
+    '[2025-01-16 09:30:12,402] torch.distributed.run: [WARNING] Setting OMP_NUM_THREADS environment variable for each process to be 1 in default, to avoid your system being overloaded, please further tune the variable for optimal performance in your application as needed. ',
+    '[2025-01-16 09:30:12,402] torch.distributed.run: [WARNING] *****************************************',
+    '[INFO|trainer.py:2369] 2025-01-16 09:31:24,008 >> ***** Running training *****',
+    '[INFO|trainer.py:2370] 2025-01-16 09:31:24,008 >>   Num examples = 1,000',
+    "{'loss': 1.8742, 'grad_norm': 0.9127, 'learning_rate': 9.99e-05, 'epoch': 0.03}",
+    "{'loss': 1.7015, 'grad_norm': 0.8113, 'learning_rate': 9.97e-05, 'epoch': 0.06}",
+  ].join('\n');
+
+  it('is healthy with one of two nodes’ logs: the missing log is a finding, not a demotion', () => {
+    const job = analyseTexts({ 'trn-a.log': trainer });
+    expect(job.verdict).toBe('healthy');
+    expect(job.missingCount).toBe(1);
+  });
+
+  it('stays incomplete without the step', () => {
+    const job = analyseTexts({ 'trn-a.log': trainer.split('\n').slice(0, 5).join('\n') });
+    expect(job.verdict).toBe('incomplete');
+  });
+});
