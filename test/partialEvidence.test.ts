@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyseTexts } from './helpers';
 
@@ -8,6 +10,8 @@ import { analyseTexts } from './helpers';
 // runs of ../shared/corpus), the worker's `[rankN]:` prefix and the 2.4+ ncclUniqueId wait wording "wait timeout
 // after 600000ms, keys: /default_pg/0//cuda//0" (NVIDIA-NeMo/Speech issue 14399), the HF Trainer's
 // `***** Running training *****` block and `{'loss': …}` dicts (huggingface/transformers Trainer output).
+
+const CAPTURED = path.join(__dirname, 'fixtures', 'captured', 'torch2.6-c10d-elastic-late-join');
 
 const banner = (t: string) =>
   [
@@ -80,6 +84,53 @@ describe('a training step proves the world formed', () => {
 
   it('stays incomplete without the step', () => {
     const job = analyseTexts({ 'trn-a.log': trainer.split('\n').slice(0, 5).join('\n') });
+    expect(job.verdict).toBe('incomplete');
+  });
+});
+
+describe('an elastic scale-up whose late node’s log ends at its workers’ start', () => {
+  // The lines of the real torch 2.6 run in fixtures/captured/torch2.6-c10d-elastic-late-join (node0 up to
+  // "Detected … new nodes"); the round after the restart is the same block with restart_count=1 and a world
+  // of 4, as torchelastic prints it for every round.
+  const real = readFileSync(path.join(CAPTURED, 'node0.log'), 'utf8').split('\n');
+  const detected = real.findIndex((l) => l.includes('will restart worker group'));
+  const block = (restart: number, world: number, groupRank: number, pid: number, t: string) => [
+    `I1201 ${t} ${pid} torch/distributed/elastic/agent/server/api.py:677] [default] Rendezvous'ing worker group`,
+    `I1201 ${t} ${pid} torch/distributed/elastic/agent/server/api.py:525] [default] Rendezvous complete for workers. Result:`,
+    `I1201 ${t} ${pid} torch/distributed/elastic/agent/server/api.py:525]   restart_count=${restart}`,
+    `I1201 ${t} ${pid} torch/distributed/elastic/agent/server/api.py:525]   master_addr=node0`,
+    `I1201 ${t} ${pid} torch/distributed/elastic/agent/server/api.py:525]   master_port=35189`,
+    `I1201 ${t} ${pid} torch/distributed/elastic/agent/server/api.py:525]   group_rank=${groupRank}`,
+    `I1201 ${t} ${pid} torch/distributed/elastic/agent/server/api.py:525]   group_world_size=${world}`,
+    `I1201 ${t} ${pid} torch/distributed/elastic/agent/server/api.py:525]   global_ranks=[${groupRank}]`,
+    `I1201 ${t} ${pid} torch/distributed/elastic/agent/server/api.py:525] `,
+    `I1201 ${t} ${pid} torch/distributed/elastic/agent/server/api.py:685] [default] Starting worker group`,
+  ];
+  const node0 = [
+    ...real.slice(0, detected + 1),
+    ...block(1, 4, 0, 7871, '11:49:52.100000'),
+    `[rank0] step 8: all_reduce ok: sum=10 (expected 10)`,
+  ].join('\n');
+  const node3 = [
+    ...real.slice(0, 16).map((l) => l.replaceAll('7871', '8894')),
+    ...block(1, 4, 3, 8894, '11:49:52.102000'),
+  ]
+    .join('\n')
+    .replaceAll('11:48:55', '11:49:39');
+
+  it('is healthy: the group restarts together, and node0’s log shows the new round training', () => {
+    const job = analyseTexts({ 'node0.log': node0, 'node3.log': node3 });
+    expect(job.verdict).toBe('healthy');
+  });
+
+  it('is incomplete when no log shows the new round train', () => {
+    const job = analyseTexts({ 'node0.log': node0.replace(/\n\[rank0\] step 8:.*$/, ''), 'node3.log': node3 });
+    expect(job.verdict).toBe('incomplete');
+  });
+
+  it('is incomplete when the only log that trains was cut before the restart', () => {
+    const cut = real.slice(0, detected - 2).join('\n');
+    const job = analyseTexts({ 'node0.log': cut, 'node3.log': node3 });
     expect(job.verdict).toBe('incomplete');
   });
 });

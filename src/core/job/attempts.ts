@@ -148,6 +148,25 @@ function statedAttempt(e: LogEvent): number {
  * The node restarted and its log ends before the new round shows any outcome — the restart in the log, or
  * above it (the log begins in attempt N > 0: whatever failed first is not shown).
  */
+/**
+ * How far into the job's restarts the node's last round is: the highest attempt any of its events states
+ * (`restart_count=N`, `attempt_N`), or the restarts its log shows — comparable across nodes.
+ */
+export function lastRoundIndex(evs: LogEvent[]): number {
+  let stated = 0;
+  let restarts = 0;
+  for (const e of evs) {
+    stated = Math.max(stated, statedAttempt(e));
+    if (e.kind === 'restart') restarts += 1;
+  }
+  return Math.max(stated, restarts);
+}
+
+/** The node's last round went past the start of its workers. */
+export function lastRoundProgressed(evs: LogEvent[]): boolean {
+  return lastRound(evs).some((e) => PAST_START.has(e.kind));
+}
+
 export function endsInRestart(evs: LogEvent[]): boolean {
   const last = lastRound(evs);
   if (last.some((e) => PAST_START.has(e.kind))) return false;

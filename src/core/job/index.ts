@@ -14,7 +14,7 @@ import { SCHEMA_VERSION } from '../model';
 import { boundedCount } from '../numbers';
 import { limitsOf } from '../thresholds';
 import { isoOrNull } from '../time';
-import { attemptOf, endsInRestart, nodeAttempts, tagAttempts } from './attempts';
+import { attemptOf, endsInRestart, lastRoundIndex, lastRoundProgressed, nodeAttempts, tagAttempts } from './attempts';
 import { edgeLine } from './edges';
 import { nodeEvents } from './events';
 import { deriveFacts, parseIntList } from './facts';
@@ -128,7 +128,12 @@ export function buildJob(extracts: FileExtract[], opts: BuildOptions = {}): JobM
   const failure = analysed.failure;
 
   const torchEvidence = streams.some((s) => s.torchEvidence.length > 0);
-  const restartPending = built.some((b) => endsInRestart(b.events));
+  // Worker groups restart together: one node's log that shows the new round training answers for the nodes
+  // whose logs stop at their workers' start (an elastic scale-up, a node that joined in the new round).
+  // Only a round at least as far into the restarts counts (a log cut before the restart answers for nothing).
+  let trainedIn = -1;
+  for (const b of built) if (lastRoundProgressed(b.events)) trainedIn = Math.max(trainedIn, lastRoundIndex(b.events));
+  const restartPending = built.some((b) => endsInRestart(b.events) && lastRoundIndex(b.events) > trainedIn);
   const verdict = verdictOf(
     allEvents,
     torchEvidence,
