@@ -134,3 +134,26 @@ describe('an elastic scale-up whose late node’s log ends at its workers’ sta
     expect(job.verdict).toBe('incomplete');
   });
 });
+
+describe('a store wait after training steps', () => {
+  // Shapes: HF Trainer-style step lines, then the 2.4+ C++ warning of a store read that timed out behind a
+  // `[rank0]:` label and the RuntimeError (huggingface/open-r1 issue 690, GRPO timing out after a few steps).
+  const steps = [
+    "{'loss': 0.0213, 'grad_norm': 1.02, 'learning_rate': 9.8e-07, 'epoch': 0.01}",
+    "{'loss': 0.0198, 'grad_norm': 0.97, 'learning_rate': 9.6e-07, 'epoch': 0.02}",
+  ];
+  const wait = [
+    '[rank0]:[W710 16:58:50.906560343 socket.cpp:489] [c10d] waitForInput: socket SocketImpl(fd=58, addr=[localhost]:42412, remote=[localhost]:51216) timed out after 300000ms',
+    'RuntimeError: Socket Timeout',
+  ];
+
+  it('is a hang of the running job (collective-timeout), not a startup stage', () => {
+    const job = analyseTexts({ 'grpo.log': [...steps, ...wait].join('\n') });
+    expect(job.failure?.stage).toBe('collective-timeout');
+  });
+
+  it('before any step it stays unplaced', () => {
+    const job = analyseTexts({ 'grpo.log': wait.join('\n') });
+    expect(job.failure?.stage).toBe('other');
+  });
+});

@@ -216,6 +216,7 @@ describe('several nodes in one file', () => {
     const job = analyseTexts({ 'slurm-77.out': lines.join('\n') + '\n' });
     expect(job.nodes).toHaveLength(4);
     for (const n of job.nodes) expect(n.events.filter((e) => e.kind === 'first-step')).toHaveLength(1);
-    expect(job.nodes.find((n) => n.id === 'slurm-77:2')!.failureStage).toBe('other');
+    // Read after 3,000 steps: a store wait of the running job, not a startup stage.
+    expect(job.nodes.find((n) => n.id === 'slurm-77:2')!.failureStage).toBe('collective-timeout');
   });
 });

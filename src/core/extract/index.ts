@@ -209,11 +209,16 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
       if (fx.workerLineStage && ev.stage === fx.stage && (p.tee || p.ranks.length)) ev.stage = fx.workerLineStage;
       if (fx.storeWait && ev.stage === 'collective-timeout' && !s.stepped && fresh && inCollective(s.frames))
         ev.stage = 'comm-init';
+      // After the stream's training steps (and no restart since), a store wait no frame places is a collective
+      // or barrier of the running job — a hang while training, not a startup stage.
+      if (fx.storeWait && ev.stage === 'other' && s.stepped) ev.stage = 'collective-timeout';
       ev.role = refineRole(entry, s, l.line, fields, ev.stage);
       if (fresh) ev.frames = s.frames.map((f) => f.fn);
     }
     keepEvent(s, ev);
     if (entry.kind === 'first-step') s.stepped = true;
+    // A new round starts its workers again: its first collectives are startup again.
+    else if (entry.kind === 'restart') s.stepped = false;
     ownEvent(s);
     if (entry.kind === 'fact') {
       // A once-only fact (the torch install path) is not searched for again in this stream.
