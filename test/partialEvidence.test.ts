@@ -157,3 +157,26 @@ describe('a store wait after training steps', () => {
     expect(job.failure?.stage).toBe('other');
   });
 });
+
+describe('an elastic client that could not reach the store, alone in the drop', () => {
+  // The real torch 2.6 client log of fixtures/captured/torch2.6-c10d-host-late-fail (node1), launched as an
+  // elastic 1:4 job: its minimum being here does not make it every node of the job.
+  const real = readFileSync(
+    path.join(__dirname, 'fixtures', 'captured', 'torch2.6-c10d-host-late-fail', 'node1.log'),
+    'utf8',
+  );
+  const elastic = real.replace(/min_nodes {8}: 4/, 'min_nodes        : 1');
+
+  it('names the endpoint host as absent, not "none of them served it"', () => {
+    expect(elastic).not.toBe(real);
+    const job = analyseTexts({ 'node1.log': elastic });
+    expect(job.failure?.reasoning.map((r) => r.code)).not.toContain('host-not-served');
+    expect(job.failure?.absent).toEqual(['node0']);
+  });
+
+  it('says none of them served it when every node of a fixed-size job is here and failed as a client', () => {
+    const one = real.replace(/(min|max)_nodes {8}: 4/g, '$1_nodes        : 1');
+    const job = analyseTexts({ 'node1.log': one });
+    expect(job.failure?.reasoning.map((r) => r.code)).toContain('host-not-served');
+  });
+});

@@ -67,7 +67,9 @@ function absentHost(x: FailureInput, own: Map<string, LogEvent>, reasons: Reason
   }
   // Every node of the job is here and every one failed as a client: none of them served the store at that
   // address (an agent hosts it only when the endpoint is its own name or address), so no node was late.
-  const all = x.facts.nnodes !== null && x.views.length >= x.facts.nnodes && x.missing.length === 0;
+  // An elastic job may have had up to max_nodes: its minimum being here does not make it all of them.
+  const size = x.facts.maxNodes ?? x.facts.nnodes;
+  const all = size !== null && x.views.length >= size && x.missing.length === 0;
   if (all && x.views.every((v) => CONNECT_STAGES.includes(own.get(v.node.id)?.stage ?? 'other'))) {
     reasons.push({ code: 'host-not-served', values: { host, nodes: x.views.length } });
     return [];
