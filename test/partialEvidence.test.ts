@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { diagnose } from '../src/core/index';
 import { analyseTexts } from './helpers';
 
 // Two verdicts that must hold on less than every node's log: who holds the rank the others waited for when no
@@ -178,5 +179,23 @@ describe('an elastic client that could not reach the store, alone in the drop', 
     const one = real.replace(/(min|max)_nodes {8}: 4/g, '$1_nodes        : 1');
     const job = analyseTexts({ 'node1.log': one });
     expect(job.failure?.reasoning.map((r) => r.code)).toContain('host-not-served');
+  });
+});
+
+describe('a node that never started, whose log is not given', () => {
+  // The real torch 2.6 static run fixtures/captured/torch2.6-static-never-starts: group_rank 3 never ran, the
+  // three others started within 2 s and node0 gave up after timeout=30 s.
+  const dir = path.join(__dirname, 'fixtures', 'captured', 'torch2.6-static-never-starts');
+  const files = Object.fromEntries(
+    ['node0.log', 'node1.log', 'node2.log'].map((f) => [f, readFileSync(path.join(dir, f), 'utf8')]),
+  );
+
+  it('is not "a limit shorter than the skew", and no what-if claims every node would have made it', () => {
+    const job = analyseTexts(files);
+    const d = diagnose(job);
+    const f = d.findings.find((x) => x.code === 'SKEW_EXCEEDS_RDZV_TIMEOUT');
+    expect(f?.numbers.missing).toBe('group_rank 3');
+    expect(job.skewSeconds).toBeLessThan(30);
+    expect(d.whatIf).toBeNull();
   });
 });

@@ -209,8 +209,9 @@ export interface WhatIf {
 }
 
 export function whatIf(job: JobModel, limits: LimitInForce[], timeoutSeconds: number): WhatIf | null {
-  // Only with every node placed: an unplaced node may be the late one, and the answer would be made up.
-  if (job.skewSeconds === null || job.nodes.some((n) => n.lagSeconds === null)) return null;
+  // Only with every node placed: an unplaced node — or one whose log is missing — may be the late one, and the
+  // answer would be made up.
+  if (job.skewSeconds === null || job.nodes.some((n) => n.lagSeconds === null) || job.missingCount > 0) return null;
   const host = job.nodes.find((n) => n.isStoreHost);
   const f = job.failure;
   const hostLate =

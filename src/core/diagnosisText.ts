@@ -95,9 +95,14 @@ const EN: Record<FindingCode, Text> = {
       `${s(p.late)} joined ${p.skew !== null ? `${secs(p.skew)} ` : ''}after ${s(p.first)}; ${s(p.waiters)} waited in rank assignment (store_util.synchronize), whose limit is 300 s on torch ${s(p.version)} — that is the timeout that fired, not the ${secs(p.rdzvLimit)} rendezvous timeout. No --rdzv_conf key raises it: it is hard-coded up to torch 2.3 and gone from 2.4.`,
   },
   SKEW_EXCEEDS_RDZV_TIMEOUT: {
-    title: (p) => `The rendezvous limit (${s(p.key)} = ${secs(p.limit)}) was shorter than the skew`,
+    title: (p) =>
+      p.missing
+        ? `The rendezvous limit (${s(p.key)} = ${secs(p.limit)}) ran out waiting for a node with no log`
+        : `The rendezvous limit (${s(p.key)} = ${secs(p.limit)}) was shorter than the skew`,
     detail: (p) =>
-      `The ${s(p.backend)} rendezvous waits ${s(p.key)} = ${secs(p.limit)} (${srcEn(p)})${p.skew !== null ? `, but the nodes started up to ${secs(p.skew)} apart` : ''}; ${s(p.reporters)} gave up before ${p.late ? s(p.late) : 'the late node'} arrived.` +
+      p.missing
+        ? `The ${s(p.backend)} rendezvous waits ${s(p.key)} = ${secs(p.limit)} (${srcEn(p)}). The nodes whose logs were given started ${p.skew !== null ? `within ${secs(p.skew)} of each other, well inside it` : 'inside it'}; ${s(p.reporters)} gave up waiting for ${s(p.missing)}, whose log is missing: it started more than ${secs(p.limit)} after them, or never started. A longer limit helps only in the first case — its log (or its job step's) tells which.`
+        : `The ${s(p.backend)} rendezvous waits ${s(p.key)} = ${secs(p.limit)} (${srcEn(p)})${p.skew !== null ? `, but the nodes started up to ${secs(p.skew)} apart` : ''}; ${s(p.reporters)} gave up before ${p.late ? s(p.late) : 'the late node'} arrived.` +
       (p.ignoredTimeout
         ? ` Note: the c10d backend ignores timeout=${s(p.ignoredTimeout)}; it reads join_timeout.`
         : ''),
@@ -234,9 +239,14 @@ const ZH: Record<FindingCode, Text> = {
       `${s(p.late)} 比 ${s(p.first)} 晚${p.skew !== null ? ` ${secsZh(p.skew)}` : ''}加入；${s(p.waiters)} 在 rank 分配（store_util.synchronize）中等待，torch ${s(p.version)} 中该等待的上限是 300 秒 —— 触发的是这个超时，而不是 ${secsZh(p.rdzvLimit)}的 rendezvous 超时。任何 --rdzv_conf 参数都无法调大它：在 torch 2.3 及以前它是写死的，2.4 起已移除。`,
   },
   SKEW_EXCEEDS_RDZV_TIMEOUT: {
-    title: (p) => `rendezvous 期限（${s(p.key)} = ${secsZh(p.limit)}）短于启动时间差`,
+    title: (p) =>
+      p.missing
+        ? `rendezvous 期限（${s(p.key)} = ${secsZh(p.limit)}）在等待一个没有日志的节点时耗尽`
+        : `rendezvous 期限（${s(p.key)} = ${secsZh(p.limit)}）短于启动时间差`,
     detail: (p) =>
-      `${s(p.backend)} rendezvous 等待 ${s(p.key)} = ${secsZh(p.limit)}（${srcZh(p)}）${p.skew !== null ? `，但各节点启动时间最多相差 ${secsZh(p.skew)}` : ''}；${s(p.reporters)} 在 ${p.late ? s(p.late) : '迟到的节点'} 到达之前就放弃了。` +
+      p.missing
+        ? `${s(p.backend)} rendezvous 等待 ${s(p.key)} = ${secsZh(p.limit)}（${srcZh(p)}）。提供了日志的节点${p.skew !== null ? `启动时间相差在 ${secsZh(p.skew)} 以内，远小于该期限` : '都在期限内启动'}；${s(p.reporters)} 等待 ${s(p.missing)} 时放弃了，而它的日志缺失：它要么比其他节点晚了超过 ${secsZh(p.limit)} 才启动，要么根本没有启动。只有前一种情况调大期限才有用 —— 它的日志（或它的作业步骤的日志）能说明是哪一种。`
+        : `${s(p.backend)} rendezvous 等待 ${s(p.key)} = ${secsZh(p.limit)}（${srcZh(p)}）${p.skew !== null ? `，但各节点启动时间最多相差 ${secsZh(p.skew)}` : ''}；${s(p.reporters)} 在 ${p.late ? s(p.late) : '迟到的节点'} 到达之前就放弃了。` +
       (p.ignoredTimeout ? `注意：c10d 后端会忽略 timeout=${s(p.ignoredTimeout)}，它读取的是 join_timeout。` : ''),
   },
   SKEW_RISK: {

@@ -11,17 +11,26 @@ export function rdzvTimeoutDrafts(c: Context): Draft[] {
   const userTimeout = c.job.job.rdzvConfigs?.timeout;
   const fired = f.limit && (f.limit.id === 'join-timeout' || f.limit.id === 'rdzv-timeout') ? f.limit : null;
   const key = (fired?.id ?? c.rdzv.id) === 'join-timeout' ? 'join_timeout' : 'timeout';
+  const limit = fired?.seconds ?? c.rdzv.seconds;
+  // The nodes present started well inside the limit and one with no log was waited for: the skew did not
+  // exceed the limit as far as the logs show — the missing node was later than the limit, or never came.
+  const skew = c.job.skewSeconds;
+  const missing =
+    c.job.missingCount > 0 && c.lateIds.length === 0 && skew !== null && skew < limit
+      ? c.job.missingNodes.join(', ') || String(c.job.missingCount)
+      : null;
   return [
     {
       code: 'SKEW_EXCEEDS_RDZV_TIMEOUT',
       severity: 'error',
       numbers: {
         key,
-        limit: fired?.seconds ?? c.rdzv.seconds,
+        limit,
         source: fired?.from ?? (c.rdzv.from === 'logs' ? 'logs' : 'default'),
         backend: c.backend,
         version: c.job.job.torchVersion,
-        skew: c.job.skewSeconds,
+        skew,
+        missing,
         reporters: f.reportedBy.join(', '),
         late: c.lateIds.join(', ') || null,
         ignoredTimeout:
