@@ -85,6 +85,7 @@ describe('held-out real-shaped excerpts (reported, not tuned on)', () => {
   it('finds the held-out sets', () => {
     expect(SETS).toContain('excerpts-holdout');
     expect(SETS).toContain('excerpts-holdout3');
+    expect(SETS).toContain('excerpts-holdout4');
   });
 
   for (const set of SETS) {
