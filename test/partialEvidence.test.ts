@@ -198,4 +198,14 @@ describe('a node that never started, whose log is not given', () => {
     expect(job.skewSeconds).toBeLessThan(30);
     expect(d.whatIf).toBeNull();
   });
+
+  it('counts the clients that lost the store in rank assignment as failed, reporting it with the host', () => {
+    const job = analyseTexts(files);
+    expect(job.nodes.map((n) => [n.id, n.failureStage])).toEqual([
+      ['node0', 'rendezvous-timeout'],
+      ['node1', 'rank-assignment'],
+      ['node2', 'rank-assignment'],
+    ]);
+    expect(job.failure?.reportedBy).toEqual(['node0', 'node1', 'node2']);
+  });
 });

@@ -193,7 +193,15 @@ export function analyseFailure(x: FailureInput): { failure: Failure | null; note
   const absent = late.size === 0 && CONNECT_STAGES.includes(stage) && !host ? absentHost(x, own, culprits.reasons) : [];
   if (late.size === 0 && stage === 'pg-init') badWorkerAddress(own, culprits.reasons);
 
-  const reportedBy = pool.filter(([id, e]) => (crash || e.stage === stage) && !late.has(id)).map(([id]) => id);
+  // Nodes that lost the store while they waited in another startup stage (the host gave up under them) were
+  // waiting for the same late node: they report it too.
+  const alsoWaited = (e: LogEvent) =>
+    WAIT_STAGES.includes(stage) && e.role === 'consequence' && effectsOf(e.id).store === 'lost';
+  const inPool = new Set(pool.map(([id]) => id));
+  const reportedBy = [
+    ...pool.filter(([id, e]) => (crash || e.stage === stage) && !late.has(id)),
+    ...[...own.entries()].filter(([id, e]) => !inPool.has(id) && !late.has(id) && alsoWaited(e)),
+  ].map(([id]) => id);
   const reporters = reportedBy.length ? reportedBy : pool.filter(([, e]) => e.stage === stage).map(([id]) => id);
   const evidence: EvidenceLine[] = [];
   for (const id of reporters.slice(0, MAX_REPORTER_EVIDENCE)) evidence.push(ev(own.get(id)!));

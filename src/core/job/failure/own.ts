@@ -1,7 +1,7 @@
 import { effectsOf } from '../../catalogue';
-import type { LogEvent } from '../../model';
+import type { FailureStage, LogEvent } from '../../model';
 import { endsInRestart, lastRound } from '../attempts';
-import { CONNECT_STAGES, isFailureSignal } from './view';
+import { CONNECT_STAGES, WAIT_STAGES, isFailureSignal } from './view';
 
 // A node's own failure: the exception that ended its agent — its last primary signal, specific stages first.
 // Only the node's last rendezvous round counts (a failure its agent restarted from is the restart's story),
@@ -9,6 +9,9 @@ import { CONNECT_STAGES, isFailureSignal } from './view';
 // finished agent are noise. A node visibly torn down (its workers signalled, its rendezvous shutdown failing,
 // its traceback cut) has failed even when no primary message is in its log; a connect failure it recovered
 // from is not a failure.
+
+/** Where a node waits on the store during startup (not the exit barrier, where a reset is a finished peer). */
+const STARTUP_WAITS: FailureStage[] = [...CONNECT_STAGES, ...WAIT_STAGES, 'rendezvous-closed'];
 
 const specific = (e: LogEvent) => e.stage !== 'other' && e.stage !== 'worker-error';
 
@@ -36,6 +39,11 @@ export function nodeFailure(events: LogEvent[]): LogEvent | null {
   if (pick) return pick;
   // Only consequences: failure-kind ones and signs of being torn down — not benign errors such as a quick
   // exit-barrier race or a reset connection at the end of a healthy run.
-  const cons = live.filter((e) => e.stage !== undefined && (e.kind === 'failure' || effectsOf(e.id).tornDown === true));
+  // A store lost while the frames show the node waiting in a startup stage is its host going away under it.
+  const lostInStartup = (e: LogEvent) =>
+    effectsOf(e.id).store === 'lost' && e.stage !== undefined && STARTUP_WAITS.includes(e.stage);
+  const cons = live.filter(
+    (e) => e.stage !== undefined && (e.kind === 'failure' || effectsOf(e.id).tornDown === true || lostInStartup(e)),
+  );
   return (cons.some(specific) ? cons.filter(specific) : cons).at(-1) ?? null;
 }
