@@ -6,6 +6,8 @@ import type { ClockOffset, LogEvent } from '../model';
 
 /** Agents on one clock leave within this much of each other (scheduling, polling), on top of resolution. */
 const LEAVE_SPREAD_S = 0.25;
+/** World sizes per node compared (a log appended to across many restarts may show many). */
+const MAX_WORLDS = 64;
 /** Offsets smaller than this are not worth reporting. */
 const MIN_REPORT_S = 2;
 /** How close to a whole hour an offset must be to count as a time-zone difference. */
@@ -18,21 +20,38 @@ export function estimateClockOffsets(
   timeOfFor: (node: string) => (e: LogEvent) => number | null,
   correctClocks: boolean,
 ): ClockOffset[] {
-  const leaves: { node: string; t: number; resS: number; e: LogEvent }[] = [];
+  // Each node's first release, and for each world size the first release of that size each node took part
+  // in: a node that joined a later round (an elastic scale-up, world 3 → 4) left with the others of that
+  // round, so it is compared with their release of it, not with their first.
+  const leaves: { node: string; t: number; resS: number; e: LogEvent; world: string }[] = [];
+  const firstOfWorld = new Map<string, number[]>();
   for (const [node, evs] of eventsByNode) {
-    const e = evs.find((x) => x.kind === 'rendezvous-complete' && (x.fields.restart_count ?? '0') === '0');
-    if (!e) continue;
-    const t = timeOfFor(node)(e);
-    if (t === null) continue;
-    const resMs = Math.max(...e.clocks.map((c) => c.resolutionMs));
-    leaves.push({ node, t, resS: resMs / 1000, e });
+    const timeOf = timeOfFor(node);
+    const seen = new Set<string>();
+    let first: (typeof leaves)[number] | null = null;
+    for (const e of evs) {
+      if (e.kind !== 'rendezvous-complete' || seen.size >= MAX_WORLDS) continue;
+      const world = e.fields.group_world_size ?? '';
+      const t = timeOf(e);
+      if (t === null || seen.has(world)) continue;
+      seen.add(world);
+      const round = firstOfWorld.get(world);
+      if (round) round.push(t);
+      else firstOfWorld.set(world, [t]);
+      if (first === null && (e.fields.restart_count ?? '0') === '0') {
+        const resMs = Math.max(...e.clocks.map((c) => c.resolutionMs));
+        first = { node, t, resS: resMs / 1000, e, world };
+      }
+    }
+    if (first) leaves.push(first);
   }
   if (leaves.length < 2) return [];
-  const sorted = leaves.map((l) => l.t).sort((a, b) => a - b);
-  const median = sorted[Math.floor((sorted.length - 1) / 2)]!;
+  const medianOf = (ts: number[]) => [...ts].sort((a, b) => a - b)[Math.floor((ts.length - 1) / 2)]!;
   const out: ClockOffset[] = [];
   for (const l of leaves) {
-    const offset = (l.t - median) / 1000;
+    const round = firstOfWorld.get(l.world)!;
+    if (round.length < 2) continue;
+    const offset = (l.t - medianOf(round)) / 1000;
     const bound = round2(l.resS + LEAVE_SPREAD_S);
     if (Math.abs(offset) < Math.max(MIN_REPORT_S, bound)) continue;
     const hours = Math.round(offset / 3600);

@@ -1,0 +1,35 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { analyseTexts } from './helpers';
+
+// What the real captured runs (fixtures/captured, see its README) must not be told beyond culprit, stage and
+// limit, which test/captured.test.ts checks: clocks that agree are not accused.
+
+const CAPTURED = path.join(__dirname, 'fixtures', 'captured');
+const logsOf = (scenario: string) =>
+  Object.fromEntries(
+    readdirSync(path.join(CAPTURED, scenario))
+      .filter((f) => f.endsWith('.log'))
+      .map((f) => [f, readFileSync(path.join(CAPTURED, scenario, f), 'utf8')]),
+  );
+
+describe('clocks on an elastic scale-up', () => {
+  it('does not accuse the node that joined the second round: it left with the others of that round', () => {
+    // One machine, one clock: node3 started 51 s late and joined round 2 (world 3 → 4).
+    const job = analyseTexts(logsOf('torch2.6-c10d-elastic-late-join-noshare'));
+    expect(job.clockOffsets).toEqual([]);
+    expect(job.nodes.find((n) => n.id === 'node3')?.lagSeconds).toBeGreaterThan(45);
+  });
+
+  it('still accuses a clock that is off in the round every node took part in', () => {
+    const files = logsOf('torch2.6-c10d-elastic-late-join-noshare');
+    // node1's clock 40 s fast: every one of its times moves, its releases included.
+    files['node1.log'] = files['node1.log']!.replace(/^([IWE]1201 )11:(\d\d):(\d\d)/gm, (_, p, m, s) => {
+      const t = Number(m) * 60 + Number(s) + 40;
+      return `${p}${String(11 + Math.floor(t / 3600)).padStart(2, '0')}:${String(Math.floor(t / 60) % 60).padStart(2, '0')}:${String(t % 60).padStart(2, '0')}`;
+    });
+    const job = analyseTexts(files);
+    expect(job.clockOffsets.map((o) => [o.node, Math.round(o.offsetSeconds)])).toEqual([['node1', 40]]);
+  });
+});
