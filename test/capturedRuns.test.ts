@@ -1,6 +1,8 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { diagnose } from '../src/core/index';
+import { markdownReport } from '../src/share/markdown';
 import { analyseTexts } from './helpers';
 
 // What the real captured runs (fixtures/captured, see its README) must not be told beyond culprit, stage and
@@ -31,5 +33,35 @@ describe('clocks on an elastic scale-up', () => {
     });
     const job = analyseTexts(files);
     expect(job.clockOffsets.map((o) => [o.node, Math.round(o.offsetSeconds)])).toEqual([['node1', 40]]);
+  });
+});
+
+describe('a worker that crashed before init_process_group', () => {
+  for (const [scenario, crasher, waiters] of [
+    ['torch2.6-c10d-crash-before-pg-init', 'node1', ['node0', 'node2']],
+    ['torch1.13-c10d-crash-before-pg-init', 'node2', ['node0', 'node1']],
+  ] as const) {
+    it(`${scenario}: the crash is the cause, the others' waits are consequences, nobody is late`, () => {
+      const job = analyseTexts(logsOf(scenario));
+      const d = diagnose(job);
+      const codes = d.findings.map((f) => f.code);
+      expect(codes).toContain('WORKER_CRASH');
+      expect(codes).not.toContain('LATE_NODE');
+      expect(codes).not.toContain('UNCLASSIFIED_FAILURE');
+      const crash = d.findings.find((f) => f.code === 'WORKER_CRASH')!;
+      expect(crash.numbers).toMatchObject({ nodes: crasher, waiters: waiters.join(', '), waitStage: 'pg-init' });
+      expect(crash.numbers.error).toMatch(/^RuntimeError: skewscope capture: injected failure/);
+      expect(d.whatIf).toBeNull();
+      const md = markdownReport(job, d);
+      expect(md).toContain(`**Caused by:** \`${crasher}\``);
+      expect(md).not.toContain('**Late node(s):**');
+    });
+  }
+
+  it('the Markdown says where the limit that fired comes from', () => {
+    const job = analyseTexts(logsOf('torch1.13-c10d-crash-before-pg-init'));
+    expect(markdownReport(job, diagnose(job))).toContain(
+      '**Timeout that fired:** `pg-init` = 1800 s (default, assumed: no log shows it)',
+    );
   });
 });

@@ -28,7 +28,7 @@ export function renderReport(job: JobModel, dx: Diagnosis, lang: Lang): string {
   );
   if (f) {
     lines.push(
-      `${u.stage}: ${f.stage}; ${u.reportedBy}: ${f.reportedBy.join(', ') || u.none}; ${u.lateNodes}: ${
+      `${u.stage}: ${f.stage}; ${u.reportedBy}: ${f.reportedBy.join(', ') || u.none}; ${causeNotLate(f) ? u.causedBy : u.lateNodes}: ${
         f.lateNodes.join(', ') || u.unknown
       }${f.limit ? `; ${u.timeout}: ${f.limit.id} = ${f.limit.seconds} ${u.seconds} (${limitSource(f.limit.from, u)})` : ''}`,
     );
@@ -141,6 +141,11 @@ function skewText(job: JobModel, u: Record<string, string>): string {
     .skewAmong!.replace('{s}', String(Math.round(p.seconds * 10) / 10))
     .replace('{placed}', String(p.placed))
     .replace('{total}', String(p.total));
+}
+
+/** The culprit crashed or failed on its own: it caused the failure, it was not late. */
+function causeNotLate(f: { reasoning: { code: string }[] }): boolean {
+  return f.reasoning.some((r) => r.code === 'worker-crash' || r.code === 'local-fault');
 }
 
 function limitSource(from: 'logs' | 'inferred' | 'default', u: Record<string, string>): string {

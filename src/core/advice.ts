@@ -212,6 +212,8 @@ export function whatIf(job: JobModel, limits: LimitInForce[], timeoutSeconds: nu
   // Only with every node placed: an unplaced node — or one whose log is missing — may be the late one, and the
   // answer would be made up.
   if (job.skewSeconds === null || job.nodes.some((n) => n.lagSeconds === null) || job.missingCount > 0) return null;
+  // A worker that failed on its own error, or a node's own GPU: no limit would have let the start through.
+  if (job.failure?.reasoning.some((r) => r.code === 'worker-crash' || r.code === 'local-fault')) return null;
   const host = job.nodes.find((n) => n.isStoreHost);
   const f = job.failure;
   const hostLate =

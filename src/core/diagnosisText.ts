@@ -25,7 +25,8 @@ export type FindingCode =
   | 'RESTARTS'
   | 'MIXED_JOBS'
   | 'WORKER_COUNT_EXCEEDS'
-  | 'STORE_BARRIER_WAIT';
+  | 'STORE_BARRIER_WAIT'
+  | 'WORKER_CRASH';
 
 export type P = Record<string, string | number | null>;
 
@@ -166,6 +167,11 @@ const EN: Record<FindingCode, Text> = {
     title: (p) => `The store at ${s(p.endpoint)} could not be reached`,
     detail: (p) =>
       `${s(p.reporters)} could not connect to the rendezvous store at ${s(p.endpoint)}${p.limit !== null ? ` within ${secs(p.limit)} (${srcEn(p)})` : ''}. Either its host started late${p.missing ? ` — its log is not among those given (${s(p.missing)})` : ' (no log of it shows it up)'} or the address is wrong or blocked.`,
+  },
+  WORKER_CRASH: {
+    title: (p) => `A worker on ${s(p.nodes)} failed with its own error${p.error ? `: ${s(p.error)}` : ''}`,
+    detail: (p) =>
+      `${s(p.nodes)}'s worker stopped on its own error, not on a timeout${p.waiters ? `; ${s(p.waiters)} then waited for its ranks${p.waitStage ? ` (${s(p.waitStage)})` : ''}${p.limit !== null ? ` until their limit of ${secs(p.limit)} (${srcEn(p)}) ran out` : ' until their limit ran out'}` : ''}. Those timeouts are consequences and no node was late: raising a limit or starting nodes together changes nothing. Fix the error in ${s(p.nodes)}'s worker (the first evidence line).`,
   },
   UNCLASSIFIED_FAILURE: {
     title: (p) => `Failed outside the startup stages: ${s(p.error)}`,
@@ -308,6 +314,11 @@ const ZH: Record<FindingCode, Text> = {
     title: (p) => `无法连接位于 ${s(p.endpoint)} 的 store`,
     detail: (p) =>
       `${s(p.reporters)}${p.limit !== null ? `在 ${secsZh(p.limit)}（${srcZh(p)}）内` : ''}无法连接 ${s(p.endpoint)} 上的 rendezvous store。要么它的主机启动晚了${p.missing ? `（它的日志不在所提供的日志中：${s(p.missing)}）` : '（没有日志表明它已启动）'}，要么地址错误或被阻断。`,
+  },
+  WORKER_CRASH: {
+    title: (p) => `${s(p.nodes)} 上的一个 worker 因自身错误退出${p.error ? `：${s(p.error)}` : ''}`,
+    detail: (p) =>
+      `${s(p.nodes)} 的 worker 是因为自身的错误而停止的，不是超时${p.waiters ? `；随后 ${s(p.waiters)} 一直等待它的 rank${p.waitStage ? `（${s(p.waitStage)}）` : ''}${p.limit !== null ? `，直到 ${secsZh(p.limit)}的期限（${srcZh(p)}）耗尽` : '，直到期限耗尽'}` : ''}。这些超时只是后果，并没有节点迟到：调大期限或让节点同时启动都无济于事。请修复 ${s(p.nodes)} 上 worker 的这个错误（第一条证据行）。`,
   },
   UNCLASSIFIED_FAILURE: {
     title: (p) => `在启动阶段之外失败：${s(p.error)}`,

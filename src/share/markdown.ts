@@ -4,6 +4,10 @@ import type { JobModel, JobNode } from '../core/model';
 import { maxOf, minOf } from '../core/numbers';
 import type { Omission } from './wire';
 
+/** The culprit crashed or failed on its own: it caused the failure, it was not late. */
+const causeNotLate = (f: { reasoning: { code: string }[] }) =>
+  f.reasoning.some((r) => r.code === 'worker-crash' || r.code === 'local-fault');
+
 // The diagnosis as Markdown to paste into a GitHub issue: the verdict, the findings, the commands to copy (in
 // code blocks), the nodes with their lag. Every string from the logs or a link is escaped, or sits in a code
 // span or block, so it cannot turn into markup, links, images or @-mentions.
@@ -69,8 +73,13 @@ export function markdownReport(job: JobModel, dx: Diagnosis, lang: Lang = 'en', 
       [
         `**${u.stage}:** ${code(f.stage)}`,
         `**${u.reportedBy}:** ${names(f.reportedBy, u.none!)}`,
-        `**${u.lateNodes}:** ${names(f.lateNodes, u.unknown!)}`,
-        ...(f.timeoutSeconds !== null ? [`**${u.timeout}:** ${f.timeoutSeconds} ${u.seconds}`] : []),
+        `**${causeNotLate(f) ? u.causedBy : u.lateNodes}:** ${names(f.lateNodes, u.unknown!)}`,
+        // Where the value comes from goes with it: an assumed default is never stated as what fired.
+        ...(f.limit
+          ? [
+              `**${u.timeout}:** ${code(f.limit.id)} = ${f.limit.seconds} ${u.seconds} (${f.limit.from === 'logs' ? u.fromLogs : f.limit.from === 'inferred' ? u.fromInferred : u.fromDefault})`,
+            ]
+          : []),
       ].join(' · '),
     );
   }

@@ -16,6 +16,7 @@ import { storeSyncDrafts } from './storeSync';
 import { storeUnreachableDrafts } from './storeUnreachable';
 import { collectiveDrafts, commInitDrafts, exitBarrierDrafts, pgInitDrafts, unclassifiedDrafts } from './stages';
 import type { Diagnosis, Draft, Finding, Severity } from './types';
+import { workerCrashDrafts } from './workerCrash';
 
 export type { Advice, Diagnosis, Finding, Severity } from './types';
 
@@ -23,6 +24,7 @@ export type { Advice, Diagnosis, Finding, Severity } from './types';
 // fixes it. Each rule is a small function over one shared context; words come from diagnosisText.ts.
 
 const RULES: ((c: Context) => Draft[])[] = [
+  workerCrashDrafts,
   lateNodeDrafts,
   hostLateDrafts,
   storeSyncDrafts,

@@ -3,6 +3,7 @@ import type { JobNode } from '../model';
 import { type Context, ownFailure } from './context';
 import { evOf } from './evidence';
 import type { Draft } from './types';
+import { crashReason } from './workerCrash';
 
 // LATE_NODE: the node(s) that caused it, in one finding — a job of 4,096 nodes may have hundreds late, so the
 // finding names how many and the worst by lag, numerically. "Check its clock" is said only when the clocks
@@ -13,7 +14,8 @@ export const WORST_LATE = 8;
 
 export function lateNodeDrafts(c: Context): Draft[] {
   const { job, lateNodes } = c;
-  if (lateNodes.length === 0) return [];
+  // A worker that crashed is not late: WORKER_CRASH names it.
+  if (lateNodes.length === 0 || crashReason(c)) return [];
   const f = job.failure;
   const byLag = [...lateNodes].sort(
     (a, b) => (b.lagSeconds ?? -1) - (a.lagSeconds ?? -1) || a.id.localeCompare(b.id, 'en', { numeric: true }),

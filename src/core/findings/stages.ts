@@ -1,6 +1,7 @@
 import { hcclAdvice, pgTimeoutAdvice, recommendedTimeout, simpleAdvice, stageDataAdvice } from '../advice';
 import type { Context } from './context';
 import type { Draft } from './types';
+import { crashReason } from './workerCrash';
 
 // The failures past the rendezvous: init_process_group, communicator setup, a collective during training,
 // the exit barrier, and whatever fits no known startup stage.
@@ -84,6 +85,7 @@ export function exitBarrierDrafts(c: Context): Draft[] {
 export function unclassifiedDrafts(c: Context): Draft[] {
   const f = c.job.failure;
   if (!f || (f.stage !== 'other' && f.stage !== 'worker-error' && f.stage !== 'rendezvous-closed')) return [];
+  if (crashReason(c)) return [];
   const line = f.evidence[0]?.text.trim() ?? '';
   const at = line.search(/\b[\w.]{0,200}(?:Error|Exception)\b/);
   return [
