@@ -65,3 +65,23 @@ describe('a worker that crashed before init_process_group', () => {
     );
   });
 });
+
+describe('two runs dropped together', () => {
+  it('counts lags from the first node of the late node’s own run, and its waiters report it', () => {
+    const job = analyseTexts(logsOf('torch2.6-mixed-runs'));
+    const d = diagnose(job);
+    const late = d.findings.find((f) => f.code === 'LATE_NODE')!;
+    expect(late.numbers).toMatchObject({ node: 'node3', first: 'node2' });
+    // Run B: node2 at 12:02:46, node3 at 12:03:46 — not 94 s after run A's node0.
+    expect(Number(late.numbers.lag)).toBeGreaterThan(55);
+    expect(Number(late.numbers.lag)).toBeLessThan(65);
+    expect(job.failure?.reportedBy).toEqual(['node2']);
+  });
+
+  it('gives no lag to the only timed node of a run (it is late or early against nothing)', () => {
+    const job = analyseTexts(logsOf('torch1.13-mixed-runs'));
+    expect(job.nodes.find((n) => n.id === 'node2')?.lagSeconds).toBeNull();
+    const late = diagnose(job).findings.find((f) => f.code === 'LATE_NODE')!;
+    expect(late.numbers.first).not.toBe('node2');
+  });
+});

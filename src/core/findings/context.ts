@@ -56,11 +56,13 @@ export function contextOf(job: JobModel, limits: LimitInForce[]): Context {
     : job.nodes.filter((n) => (n.lagSeconds ?? 0) >= LATE_MIN_S).map((n) => n.id);
   const hostLate = host !== null && lateIds.includes(host.id);
   const causeAdvice: AdviceSpec[] = lateIds.some((id) => prelaunchNodes.has(id)) ? [stageDataAdvice()] : [];
+  // With runs mixed, lags count from the first node of the late node's own run.
+  const run = job.mixedJobs?.groups.find((g) => lateIds.some((id) => g.nodes.includes(id)));
   return {
     job,
     limits,
     byId,
-    first: earliest(job.nodes),
+    first: earliest(run ? job.nodes.filter((n) => run.nodes.includes(n.id)) : job.nodes),
     host,
     backend,
     dynamic: backend === 'c10d' || backend === 'etcd-v2',

@@ -99,12 +99,20 @@ export function buildJob(extracts: FileExtract[], opts: BuildOptions = {}): JobM
   const notKept = notKeptNote(eventsByNode);
   if (notKept) notes.push(notKept);
   const nodes = built.map((b) => b.node);
-  const skewSeconds = placeLags(nodes, notes);
+  const mixedJobs = mixedJobsOf(runs, groups, ids);
+  // Lags within each run: a node of run B is not late against run A's first node.
+  let skewSeconds: ReturnType<typeof placeLags> = null;
+  if (mixedJobs)
+    for (const g of mixedJobs.groups)
+      placeLags(
+        nodes.filter((n) => g.nodes.includes(n.id)),
+        notes,
+      );
+  else skewSeconds = placeLags(nodes, notes);
   nodes.sort(
     (a, b) => (a.groupRank ?? 1e9) - (b.groupRank ?? 1e9) || a.id.localeCompare(b.id, 'en', { numeric: true }),
   );
 
-  const mixedJobs = mixedJobsOf(runs, groups, ids);
   const world = worldOf(allEvents, facts);
   if (world.formed) facts.worldNodes = world.formed.nodes;
   // Logs of several runs: each run's world is its own, and the missing nodes of one are not the other's.
@@ -297,6 +305,14 @@ function buildNode(
 /** Lag of each placed node behind the earliest launch; their skew; notes on what could not be placed. */
 function placeLags(nodes: JobNode[], notes: Note[]): { seconds: number; placed: number; total: number } | null {
   const launched = nodes.filter((n) => n.launchTime !== null);
+  // One placed node among several is late or early against nothing: its lag stays unknown.
+  if (launched.length === 1 && nodes.length > 1) {
+    notes.push({
+      code: 'launch-partial',
+      values: { placed: 1, total: nodes.length, unplaced: nodes.filter((n) => n.launchTime === null).map((n) => n.id) },
+    });
+    return null;
+  }
   let t0 = Infinity;
   for (const n of launched) t0 = Math.min(t0, Date.parse(n.launchTime!));
   let skew = 0;

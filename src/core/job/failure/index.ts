@@ -199,7 +199,7 @@ export function analyseFailure(x: FailureInput): { failure: Failure | null; note
     WAIT_STAGES.includes(stage) && e.role === 'consequence' && effectsOf(e.id).store === 'lost';
   const inPool = new Set(pool.map(([id]) => id));
   const reportedBy = [
-    ...pool.filter(([id, e]) => (crash || e.stage === stage) && !late.has(id)),
+    ...pool.filter(([id, e]) => (crash || e.stage === stage || alsoWaited(e)) && !late.has(id)),
     ...[...own.entries()].filter(([id, e]) => !inPool.has(id) && !late.has(id) && alsoWaited(e)),
   ].map(([id]) => id);
   const reporters = reportedBy.length ? reportedBy : pool.filter(([, e]) => e.stage === stage).map(([id]) => id);
