@@ -239,6 +239,7 @@ export type ReasonCode =
   | 'host-gone'
   | 'mixed-run'
   | 'bad-address'
+  | 'loopback-endpoint'
   | 'arrived-after-close'
   | 'failed-later'
   | 'waits-for-rank'

@@ -170,6 +170,8 @@ const REASONS_EN: Record<ReasonCode, (v: V) => string> = {
   'host-gone': (v) =>
     `${s(v.nodes)} had reached the store and lost it when its host gave up waiting (${s(v.hostStage)}); ${s(v.late)} arrived after that.`,
   'mixed-run': (v) => `Of the runs in these logs, ${s(v.run)} failed; the others are left out of this analysis.`,
+  'loopback-endpoint': (v) =>
+    `The rendezvous endpoint ${s(v.host)} is a loopback address, yet the logs show the job on several machines: each node reaches only itself there, so the others can never meet the store host. Give every node the host's real name or address (on Debian-style hosts \`hostname --ip-address\` returns 127.0.1.1) — not a late node.`,
   'bad-address': (v) =>
     `The address the nodes tried, ${s(v.host)}, is not a host name (it reads as the number ${s(v.resolved)}): the address given to torchrun or to MASTER_ADDR is wrong, not a node late.`,
   'arrived-after-close': (v) =>
@@ -223,6 +225,8 @@ const REASONS_ZH: Record<ReasonCode, (v: V) => string> = {
   'host-gone': (v) =>
     `${s(v.nodes)} 已连上 store，又在 store 主机放弃等待（${s(v.hostStage)}）时失去了连接；${s(v.late)} 是在那之后才到达的。`,
   'mixed-run': (v) => `这些日志中的多次运行里，失败的是 ${s(v.run)}；其他运行不在本次分析之内。`,
+  'loopback-endpoint': (v) =>
+    `rendezvous endpoint ${s(v.host)} 是回环地址，而日志显示作业运行在多台机器上：每个节点在这个地址上只能连到自己，其他节点永远见不到 store 主机。请给所有节点使用 store 主机真实的主机名或地址（在 Debian 类系统上 \`hostname --ip-address\` 会返回 127.0.1.1）—— 这不是节点迟到。`,
   'bad-address': (v) =>
     `各节点尝试连接的地址 ${s(v.host)} 不是主机名（会被解析为数字 ${s(v.resolved)}）：传给 torchrun 或 MASTER_ADDR 的地址有误，而不是节点迟到。`,
   'arrived-after-close': (v) => `${s(v.nodes)} 发现 rendezvous 已关闭：它在其他节点组成轮次并离开之后才到达。`,

@@ -2,6 +2,7 @@ import { effectsOf } from '../../catalogue';
 import type { ClockOffset, FailureStage, JobFacts, LogEvent, Reason } from '../../model';
 import { endpointHost } from '../../identity';
 import { lastRound } from '../attempts';
+import { loopbackEndpoint } from './address';
 import { isConnectFailure, type StageChoice } from './stage';
 import { CONNECT_STAGES, type NodeView } from './view';
 
@@ -100,6 +101,13 @@ export function findCulprits(x: CulpritInput): Culprits {
   if (faulty.length) {
     for (const id of faulty) late.add(id);
     reasons.push({ code: 'local-fault', values: { nodes: faulty } });
+    return { late, reasons, missingLikely: false };
+  }
+
+  // 1a. A loopback endpoint in a job of several nodes: each reaches only itself there, so nobody was late.
+  const loopback = x.facts.rdzvEndpoint ? loopbackEndpoint(endpointHost(x.facts.rdzvEndpoint), views) : null;
+  if (loopback && CONNECT_STAGES.includes(stage)) {
+    reasons.push({ code: 'loopback-endpoint', values: { host: loopback } });
     return { late, reasons, missingLikely: false };
   }
 

@@ -8,6 +8,7 @@ import { findCulprits } from './culprits';
 import { limitFired } from './limit';
 import { nodeFailure } from './own';
 import { chooseStage, isConnectFailure, type StageChoice } from './stage';
+import { bogusHost, LOOPBACK, loopbackEndpoint, sameHost } from './address';
 import { CONNECT_STAGES, WAIT_STAGES, type NodeView } from './view';
 
 export type { NodeView } from './view';
@@ -31,21 +32,6 @@ export interface FailureInput {
   missing: string[];
 }
 
-/** `host` and `host.domain` name the same machine. */
-function sameHost(a: string, b: string): boolean {
-  const short = (h: string) => h.toLowerCase().split('.')[0]!;
-  return a.toLowerCase() === b.toLowerCase() || (!/^\d/.test(a) && !/^\d/.test(b) && short(a) === short(b));
-}
-
-/** Digits only, or 0.0.0.x: what a number given as a host name resolves to. */
-function bogusHost(host: string): string | null {
-  if (/^\d{1,12}$/.test(host)) {
-    const n = Number(host);
-    return [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.');
-  }
-  return /^0\.0\.0\.\d{1,3}$|^\[?::ffff:0\.0\.0\.\d{1,3}\]?$/.test(host) ? host.replace(/^\[?::ffff:|\]$/g, '') : null;
-}
-
 /**
  * The store host when no log of it was given: the endpoint the agents used, else the host their connect
  * failures name. A host name that is really a number is the address being wrong, not a node being late.
@@ -60,6 +46,7 @@ function absentHost(x: FailureInput, own: Map<string, LogEvent>, reasons: Reason
     .find((h): h is string => typeof h === 'string' && h.length > 0);
   const host = x.facts.rdzvEndpoint ? endpointHost(x.facts.rdzvEndpoint) : named;
   if (!host) return [];
+  if (loopbackEndpoint(host, x.views)) return [];
   const resolved = bogusHost(host);
   if (resolved !== null) {
     reasons.push({ code: 'bad-address', values: { host, resolved } });
@@ -121,8 +108,6 @@ function inferHost(x: FailureInput, own: Map<string, LogEvent>): { view: NodeVie
     reason: { code: 'host-inferred', values: { host: waiting[0]!.node.id, hostStage: 'rendezvous-timeout' } },
   };
 }
-
-const LOOPBACK = /^(?:localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[?::1\]?|\[?::ffff:127\.[\d.]{1,11}\]?)$/i;
 
 /**
  * In a one-node job the agent's store is its own (on loopback): a client that cannot reach another address
