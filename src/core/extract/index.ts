@@ -382,8 +382,11 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
 function finishStreams(file: string, states: StreamState[]): StreamExtract[] {
   const pathHints = hintsFromPath(file);
   const out: StreamExtract[] = [];
+  // Another program's sign anywhere in the file speaks for all of it: its own lines may carry a host label
+  // (`gpu-hx3: Test NCCL failure …`) that keys a stream of their own.
+  const foreign = states.some((s) => s.foreign);
   for (const s of states) {
-    if (!s.foreign) for (const why of s.weakEvidence) noteEvidence(s, why);
+    if (!foreign) for (const why of s.weakEvidence) noteEvidence(s, why);
     settleKept(s);
     // A labelled stream with no recognised line of its own is noise of the label, not a node.
     if (s.x.stream !== '' && s.x.events.length === 0 && s.x.torchEvidence.length === 0) continue;
