@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { english, isSentenceKey, type Sentence, type SentenceKey } from '../../i18n/sentence';
 import { CATALOGUE } from '../catalogue';
 import type {
   Clock,
@@ -99,6 +100,16 @@ const Word = v.custom<string>(
   'an id that is not a plain word',
 );
 
+/** A number a sentence is filled with (counts, sizes): finite. */
+const Num = v.custom<number>((x) => typeof x === 'number' && Number.isFinite(x), 'expected a finite number');
+const SentenceKeyOf = v.custom<SentenceKey>(isSentenceKey, 'a sentence this skewscope does not know');
+/** A sentence whose values are text, numbers or sentences `deeper` levels down (none nest further today). */
+function sentenceSchema(deeper: number): v.GenericSchema<Sentence> {
+  const value = deeper > 0 ? v.union([Str(4096), Num, sentenceSchema(deeper - 1)]) : v.union([Str(4096), Num]);
+  return v.looseObject({ key: SentenceKeyOf, values: v.pipe(v.record(Key, value), v.maxEntries(16)) });
+}
+const SentenceSchema = sentenceSchema(3);
+
 const ClockSchema = v.looseObject({
   source: Str(64),
   text: Str(256),
@@ -174,7 +185,16 @@ export const FileExtractSchema = v.looseObject({
   ),
   streams: List(StreamSchema, 1 << 16),
   problem: v.nullable(
-    v.looseObject({ code: v.picklist(PROBLEM_CODES, 'an unknown problem code'), message: Str(4096) }),
+    v.pipe(
+      v.looseObject({
+        code: v.picklist(PROBLEM_CODES, 'an unknown problem code'),
+        message: Str(4096),
+        sentence: v.optional(v.unknown()),
+      }),
+      // A digest made before sentences has the English words only, and one made by a newer skewscope may say
+      // what this one cannot word: either way the English words are shown as they are.
+      v.transform((p) => ({ ...p, sentence: v.is(SentenceSchema, p.sentence) ? p.sentence : english(p.message) })),
+    ),
   ),
 });
 

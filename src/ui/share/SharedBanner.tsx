@@ -1,7 +1,7 @@
 // Shared mode's banner (what this is, who made it, that no logs came with it) and the state of a link that
 // could not be opened. Everything from the link is shown as React text, never as markup.
 import type { ShareError, ShareSnapshot } from '../../share/index';
-import { LANG_TAG } from '../../i18n/index';
+import { english, LANG_TAG } from '../../i18n/index';
 import { CoreText, Rich, useT } from '../i18n';
 import { shareErrorText } from './shareErrors';
 import './share.css';
@@ -80,7 +80,7 @@ export function ShareLinkError({ error, onLeave }: { error: ShareError; onLeave(
     >
       <h2 id="shared-error-title">{t('shared.errorTitle')}</h2>
       <p data-testid="share-link-error-message" data-code={error.code}>
-        {t.lang === 'en' ? <CoreText>{error.message}</CoreText> : shareErrorText(t, error)}
+        {t.lang === 'en' ? <CoreText sentence={english(error.message)} /> : shareErrorText(t, error)}
       </p>
       <p className="muted">
         {t('shared.errorHint')}{' '}

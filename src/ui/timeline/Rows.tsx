@@ -1,6 +1,6 @@
 import { memo, type FocusEvent, type MouseEvent } from 'react';
 import type { PlacedRow, TimelineLane, TimelineMarker, TimelinePhase, TimelineRow } from '../../core/timeline';
-import { formatDuration, formatOffset } from '../../i18n/index';
+import { english, formatDuration, formatOffset } from '../../i18n/index';
 import { CoreText, type T } from '../i18n';
 import { fitName, measure } from './fitName';
 import { rowGaps, WAITING } from './labels';
@@ -421,7 +421,7 @@ function UnplacedCell({
   const says = row.says[0];
   const body = (
     <>
-      {t('timeline.notPlaced')} <CoreText>{row.reason}</CoreText>
+      {t('timeline.notPlaced')} <CoreText sentence={english(row.reason)} />
       {says && (
         <>
           {' '}
@@ -431,7 +431,7 @@ function UnplacedCell({
       {row.limit && (
         <>
           {' '}
-          {t('timeline.runsInto')} <CoreText>{row.limit.label}</CoreText>
+          {t('timeline.runsInto')} <CoreText sentence={english(row.limit.label)} />
         </>
       )}
     </>

@@ -20,7 +20,7 @@ import {
   type TimelineModel,
   type TimelineRow,
 } from '../../core/timeline';
-import { formatDuration, formatLimit, formatOffset, listSome } from '../../i18n/index';
+import { english, formatDuration, formatLimit, formatOffset, listSome } from '../../i18n/index';
 import { readItem, writeItem } from '../../state/prefs';
 import { useViewStore } from '../../state/view';
 import { CoreText, useT, type T } from '../i18n';
@@ -603,7 +603,7 @@ function TimelineView({ model, fired }: { model: TimelineModel; fired: string | 
             </strong>{' '}
             {[...byReason].map(([reason, nodes]) => (
               <span key={reason}>
-                {listSome(t.lang, nodes)}: <CoreText>{reason}</CoreText>{' '}
+                {listSome(t.lang, nodes)}: <CoreText sentence={english(reason)} />{' '}
               </span>
             ))}
           </p>
@@ -614,7 +614,7 @@ function TimelineView({ model, fired }: { model: TimelineModel; fired: string | 
       )}
       {coreNotes.map((n) => (
         <p key={n} className="tl__note muted">
-          <CoreText>{n}</CoreText>
+          <CoreText sentence={english(n)} />
         </p>
       ))}
 
@@ -939,7 +939,7 @@ function TimelineView({ model, fired }: { model: TimelineModel; fired: string | 
           ))}
           {tip.tip.note && (
             <span className="tl-tip__note">
-              <CoreText>{tip.tip.note}</CoreText>
+              <CoreText sentence={english(tip.tip.note)} />
             </span>
           )}
           {tip.tip.evidence && (

@@ -1,0 +1,86 @@
+// The sentences the pure layers write (src/i18n/sentence.ts): core, ingest, share and the CLI give a key and its
+// values; the views word them here. The CLI prints these English words, so changing one changes its output.
+// A value in backticks is code (a command, a library's own message) and is shown as code.
+
+export const core = {
+  // Words only: a share link of format 1, a digest made before sentences. Shown as they are, in English.
+  'said.english': '{text}',
+  // A sentence that ends a message.
+  'said.end': '{what}.',
+
+  // Why a file yields nothing (src/core/extract/problems.ts)
+  'file.packed': '{file} is {packed}-compressed or an archive; unpack it first (or drop it as .gz/.zip/.tar.gz)',
+  'file.binary': '{file} is not text (binary content); it was skipped',
+  'file.empty': '{file} is empty',
+  'file.json': '{file} is a JSON file, not a log',
+  'file.noTorch': '{file} holds no torchrun or torch.distributed lines ({lines} lines read)',
+  'file.notErrorFile': '{file} is not a torchelastic error file (unreadable JSON)',
+  // The browser or the file system would not give the bytes: its own words follow.
+  'file.unreadable': 'Could not read this file: {reason}',
+  'file.unreadableSaid': 'Could not read this file: {reason}',
+  'file.unreadableNamed': '{file}: {reason}',
+  'file.parserStopped': 'the parser stopped unexpectedly',
+  'file.parserStoppedWhy': 'the parser stopped unexpectedly ({reason})',
+  'file.workerHeap':
+    '{file}: reading it needed more than the {mib} MiB a parse worker may use; it was left out, the other files were analysed',
+  'file.workerStopped': '{file}: its parse worker stopped ({reason}); it was left out, the other files were analysed',
+  'file.gone': 'the file can no longer be read (it was moved, changed or deleted since it was dropped)',
+
+  // Archives (src/ingest/archive): sizes are written as `40.2 KiB` in every language.
+  'archive.damaged': '{archive} is damaged: {what}',
+  'archive.damagedRaw': '{archive} is damaged: {message} (after {bytes} of compressed data)',
+  'archive.cutShort': '{archive} is cut short: its compressed data ends early (after {bytes})',
+  'archive.notGzip': '{archive} is not gzip-compressed data (its header is wrong)',
+  'archive.badZip': '{archive} is cut short or damaged (invalid zip data)',
+  'archive.endsInMember': '{archive} is cut short: it ends in the middle of {member}',
+  'archive.noFiles': '{archive} holds no files to read (only folders, links or metadata).',
+  'archive.inflatesPast':
+    '{archive} inflates past {max} (from {read} read), more than a log archive should hold; reading stopped there',
+  'archive.bombRatio':
+    '{archive} inflates {ratio}:1 ({inflated} from {read} read), far beyond what logs compress to: a decompression bomb; reading stopped',
+  'archive.tooMany': '{archive} holds more than {max} files; reading stopped there',
+  'archive.notAnalysed': 'Not analysed: {what}.',
+  'archive.zipMethod':
+    'Not analysed: this file is compressed with {method} (ZIP method {code}), which skewscope cannot read here; extract it first.',
+  'archive.zipEncrypted':
+    'Not analysed: this file is encrypted with AES (ZIP method {code}), which skewscope cannot read here; extract it first.',
+  'archive.zipMethodOf': '{archive} uses ZIP compression method {code} for {member}, which skewscope cannot read',
+  'archive.emptyZip': '{archive} is an empty zip archive',
+  'archive.gzipNotZip': '{archive} is not a zip archive but gzip data; rename it to .gz (or .tar.gz)',
+  'archive.notZip': '{archive} is not a zip archive (no file entries were found in it)',
+  'tar.paxMalformed': 'a pax extended header is malformed',
+  'tar.empty': 'the archive is empty',
+  'tar.tooShort': 'this is not a tar archive ({bytes} bytes, shorter than one tar header)',
+  'tar.endsInMember': 'the archive ends in the middle of {member} ({done} of {size} bytes)',
+  'tar.endsInHeader': 'the archive ends in the middle of a header, at byte {at}',
+  'tar.noFiles': 'the archive holds no files (it starts with an end-of-archive block)',
+  'tar.headerDamaged': 'the header at byte {at} is damaged (its checksum does not match)',
+  'tar.notTar': 'this is not a tar archive (its first header has no valid checksum)',
+  'tar.badSize': 'the header at byte {at} has an invalid size',
+  'tar.metaTooLarge': 'the {kind} header at byte {at} is too large',
+
+  // Digests (src/core/digest): what is wrong with one, named by its file.
+  'digest.cut': '{file} is a skewscope digest cut short (its JSON ends early): copy it again',
+  'digest.damaged': '{file} is a damaged skewscope digest (its JSON does not parse)',
+  'digest.notOne': '{file} starts like a skewscope digest but is not one',
+  'digest.noVersion': '{file} is a skewscope digest without a valid format number',
+  'digest.newer':
+    '{file} is a digest of format {version}, made by {producer}; this skewscope reads digest format {reads}: update skewscope to analyse it',
+  'digest.newerUnknown':
+    '{file} is a digest of format {version}, made by an unknown skewscope; this skewscope reads digest format {reads}: update skewscope to analyse it',
+  'digest.older':
+    '{file} is a digest of format {version}, which this skewscope no longer reads (it reads {reads}); make it again',
+  'digest.noCheck': '{file} is a skewscope digest without its checksum (it was cut or edited)',
+  'digest.changed':
+    '{file} was changed after skewscope made it (its checksum does not match its content); it was not analysed',
+  'digest.invalid': '{file} is not a valid skewscope digest: {detail}',
+  'digest.invalidShape': '{file} is not a valid skewscope digest: its content does not match the digest format',
+  'digest.twice': '{file} is not a valid skewscope digest: it holds {member} twice',
+  'digest.tooLarge': '{file} is larger than any skewscope digest (over {mib} MiB); it was not read',
+
+  // The evidence viewer's line reader (src/ingest/lines.worker.ts)
+  'lines.memberTooLarge': '{member} is larger than {mib} MiB unpacked; unpack the archive to browse it',
+  'lines.memberMissing': '{member} was not found in {archive}',
+  'lines.stopped': 'the line reader stopped unexpectedly',
+  'lines.stoppedWhy': 'the line reader stopped unexpectedly ({reason})',
+} as const;
