@@ -89,7 +89,9 @@ export interface LogEvent {
 export interface IdentityHint {
   kind: 'hostname' | 'node-rank' | 'group-rank' | 'name' | 'label' | 'logdir' | 'store-host';
   value: string;
-  /** Where it came from, e.g. `file name trainjob-worker-1.log` or `line 12: host : node0`. */
+  /** Where it came from, as a sentence the views word (src/i18n/en/core.ts). */
+  sentence: Sentence;
+  /** The sentence in English (the JSON's field), e.g. `file name trainjob-worker-1.log` or `line 12: host : node0`. */
   evidence: string;
   confidence: 'high' | 'medium' | 'low';
 }

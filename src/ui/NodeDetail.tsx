@@ -5,7 +5,7 @@ import { useId, useState, type FormEvent } from 'react';
 import type { ClockOffset, Overrides } from '../core/model';
 import type { JobView, NodeView, TimeGaps } from '../ingest/index';
 import { useViewStore } from '../state/index';
-import { english, formatHours, formatSeconds } from '../i18n/index';
+import { formatHours, formatSeconds } from '../i18n/index';
 import { CoreText, Rich, useT, type T } from './i18n';
 
 export const NEW_NODE = '\u0000new';
@@ -82,7 +82,7 @@ export function NodeDetail({
                 <code className="node-ident__value">{h.value}</code>
                 <span className={`node-conf node-conf--${h.confidence}`}>{t(`nodes.conf.${h.confidence}`)}</span>
                 <span className="node-ident__evidence">
-                  <CoreText sentence={english(h.evidence)} />
+                  <CoreText sentence={h.sentence} />
                 </span>
               </li>
             ))}

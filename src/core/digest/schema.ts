@@ -148,12 +148,20 @@ const EventSchema = v.looseObject({
   confidence: v.optional(v.literal('low')),
 });
 
-const HintSchema = v.looseObject({
-  kind: v.picklist(HINT_KINDS, 'an unknown identity kind'),
-  value: Str(),
-  evidence: Str(),
-  confidence: v.picklist(['high', 'medium', 'low'], 'an unknown confidence'),
-});
+/** A sentence a digest carries with its English words: a digest made before sentences, or by a newer skewscope
+ * that says what this one cannot word, falls back to those words (shown as they are). */
+const sentenceOr = (x: unknown, words: string): Sentence => (v.is(SentenceSchema, x) ? x : english(words));
+
+const HintSchema = v.pipe(
+  v.looseObject({
+    kind: v.picklist(HINT_KINDS, 'an unknown identity kind'),
+    value: Str(),
+    sentence: v.optional(v.unknown()),
+    evidence: Str(),
+    confidence: v.picklist(['high', 'medium', 'low'], 'an unknown confidence'),
+  }),
+  v.transform((h) => ({ ...h, sentence: sentenceOr(h.sentence, h.evidence) })),
+);
 
 const EdgeLine = v.nullable(v.looseObject({ line: Count, text: Str(), clocks: Clocks }));
 
@@ -191,9 +199,7 @@ export const FileExtractSchema = v.looseObject({
         message: Str(4096),
         sentence: v.optional(v.unknown()),
       }),
-      // A digest made before sentences has the English words only, and one made by a newer skewscope may say
-      // what this one cannot word: either way the English words are shown as they are.
-      v.transform((p) => ({ ...p, sentence: v.is(SentenceSchema, p.sentence) ? p.sentence : english(p.message) })),
+      v.transform((p) => ({ ...p, sentence: sentenceOr(p.sentence, p.message) })),
     ),
   ),
 });
