@@ -103,4 +103,40 @@ export const core = {
   'hint.line': 'line {line}: {text}',
   'hint.ncclHost': '{n} NCCL lines name host {host}',
   'hint.byHand': 'set by hand for {file}',
+
+  // The timeline (src/core/timeline.ts): why a node has no place, what the timeline could not do, and how an
+  // instant without a time on its line was placed. Seconds as typed (`1800 s`), clock times as `10:22:33.123`.
+  'tl.unplaced.labelled':
+    'Its lines come from a Slurm/pdsh file whose lines carry no timestamps (srun -l adds only the task label).',
+  'tl.unplaced.noLines': 'No torchrun line of this node was recognised, so there is nothing to place.',
+  'tl.unplaced.noTime': 'None of its lines carries a time that could be read.',
+  'tl.unplaced.oldTorch': 'Its torchrun lines carry no timestamps: torch ≤ 2.0 prints none at default settings.',
+  'tl.note.noneUnplaced': 'No node can be placed on the time axis: no line carries a usable time.',
+  'tl.note.someUnplaced': '{n} of {total} nodes cannot be placed on the time axis: their lines carry no usable time.',
+  'tl.note.workerTimesOnly':
+    'Some nodes have times only on worker lines, not on their torchrun lines: their phases cannot be drawn, only the timed events.',
+  'tl.note.noLaunch':
+    'No launch time is known, so the axis counts from the earliest time seen and the limits cannot be drawn.',
+  'tl.note.clockAhead':
+    "{node}'s clock reads ahead by {s} s (±{bound} s), not corrected: its row is shifted by that much.",
+  'tl.note.clockBehind':
+    "{node}'s clock reads behind by {s} s (±{bound} s), not corrected: its row is shifted by that much.",
+  'tl.note.estimated':
+    'Instants drawn with a dashed edge are estimated: their lines carry no time (see each tooltip for how).',
+  'tl.base.rdzvBegan': 'the rendezvous began',
+  'tl.base.launch': 'the launch',
+  'tl.base.rdzvCompleted': 'the rendezvous completed',
+  'tl.base.workersStarted': 'the workers started',
+  'tl.base.workersFinished': 'the workers finished',
+  'tl.at.stated': 'No time on this line; placed {s} s after {base} ({clock}), as its text states (“{phrase}”).',
+  'tl.at.timeout': 'No time on this line; placed {s} s after {base} ({clock}): the timeout that fired.',
+  'tl.at.hostStopped':
+    'No time on this line; placed when the store host {host} stopped ({clock}), which closed this connection.',
+  'tl.at.follows': 'No time on this line; it follows {where} ({clock}), so it happened then or later.',
+  'tl.at.precedes': 'No time on this line; it precedes {where} ({clock}), so it happened then or earlier.',
+  'tl.at.launchDerived': 'Launch time derived from a wait the text states (see the analysis notes).',
+  'tl.prelaunch.work': 'Work before torchrun started: {text}',
+  'tl.prelaunch.busy': 'The log starts before torchrun did: the job script was busy first.',
+  'tl.gap.noLaunch': 'Its torchrun lines carry no time, so its phases cannot be drawn; only timed events are shown.',
+  'tl.gap.pgUnknown': 'No timed line says when init_process_group finished: start-up and running are one bar.',
 } as const;

@@ -262,7 +262,10 @@ export const ui = {
   'timeline.tag.host': 'host',
   'timeline.zoomNode': 'Zoom to {node}',
   'timeline.notPlaced': 'Not placed:',
+  'timeline.unplaced.sep': ': ',
   'timeline.says': 'Its text says:',
+  'timeline.lane.rank': 'rank {n}',
+  'timeline.lane.localRank': 'local rank {n}',
   'timeline.runsInto': 'Its failure runs into:',
   'timeline.gap.noLaunch':
     'Its torchrun lines carry no time, so its phases cannot be drawn; its timed events are marked.',
