@@ -31,6 +31,7 @@ import {
 import { reasonText, noteText } from '../src/core/notesText';
 import { Redactor, DEFAULT_REDACTION } from '../src/share/redact';
 import { analyseTexts, corpusText } from './helpers';
+import { sentenceText } from '../src/i18n/sentence';
 
 // Sharing a diagnosis without its logs, on the real corpus: the link round-trips to the same diagnosis, redaction
 // leaves no hostname / address / path behind, broken links get a message instead of an exception, big jobs stay
@@ -412,6 +413,9 @@ describe('a broken link gets a message, never an exception', () => {
     if (d.ok) return;
     expect(d.error.code).toBe(code);
     expect(d.error.message).toMatch(message);
+    // The same reason in every language the views speak: the English above is the sentence's.
+    expect(sentenceText('en', d.error.sentence)).toBe(d.error.message);
+    expect(sentenceText('zh', d.error.sentence)).toMatch(/[\u4e00-\u9fff]/);
   };
 
   it('1. not a share link', () => {

@@ -139,4 +139,30 @@ export const core = {
   'tl.prelaunch.busy': 'The log starts before torchrun did: the job script was busy first.',
   'tl.gap.noLaunch': 'Its torchrun lines carry no time, so its phases cannot be drawn; only timed events are shown.',
   'tl.gap.pgUnknown': 'No timed line says when init_process_group finished: start-up and running are one bar.',
+
+  // Share links (src/share/link.ts): what is wrong with one, or why one cannot be made.
+  'link.diagnosisTooLarge':
+    'This diagnosis ({nodes} nodes) does not fit in a share link even without per-node events; share the Markdown or JSON export instead.',
+  'link.notALink': 'This is not a skewscope share link: it has no “#share=” part.',
+  'link.badVersion': 'This share link is damaged: “#share=” should be followed by a format number and a dot.',
+  'link.tooLarge': 'This link is longer than any share link skewscope makes (over 64 KB), so it was not opened.',
+  'link.badBase64':
+    'This share link is damaged: it contains characters a share link never has (was it edited, or re-encoded by a chat tool?).',
+  'link.truncated':
+    'This share link is incomplete: it was probably cut off when it was copied. Ask for the whole link.',
+  'link.badDeflate': 'This share link is damaged: its content cannot be unpacked.',
+  'link.tooLargeInflated':
+    'This share link unpacks to more than {mb} MB, far more than any diagnosis; it was not opened.',
+  'link.checksum':
+    'This share link is damaged: its checksum does not match its content (it was changed after it was made).',
+  'link.badJson': 'This share link is damaged: its content is not readable data.',
+  'link.newer':
+    'This link was made by a newer skewscope (share format {version}); this page reads formats up to {reads}. Open it with an up-to-date skewscope.',
+  'link.older': 'This link uses share format {version}, which this skewscope no longer reads (it reads {reads}).',
+  'link.invalid': "This share link's content is not a valid diagnosis: {detail}.",
+  'link.invalidBare': "This share link's content is not a valid diagnosis.",
+  'link.foreignAdvice':
+    "This share link's content is not a valid diagnosis: the “{advice}” advice of {finding} is not one skewscope gives (the link was altered).",
+  'link.unreadable': "This share link's content could not be read as a diagnosis.",
+  'link.previewFailed': 'The link could not be made: {reason}',
 } as const;

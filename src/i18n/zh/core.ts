@@ -119,4 +119,25 @@ export const core: Messages<typeof en> = {
   'tl.prelaunch.busy': '日志早于 torchrun 开始：作业脚本先忙了一阵。',
   'tl.gap.noLaunch': '它的 torchrun 日志行没有时间，无法画出它的阶段；只显示带时间的事件。',
   'tl.gap.pgUnknown': '没有带时间的日志行说明 init_process_group 何时完成：启动和运行合成一条。',
+
+  'link.diagnosisTooLarge':
+    '这次诊断（{nodes} 个节点）即使去掉每个节点的事件也放不进分享链接；请改为分享 Markdown 或 JSON 导出。',
+  'link.notALink': '这不是 skewscope 分享链接：其中没有“#share=”部分。',
+  'link.badVersion': '这个分享链接已损坏：“#share=”后面应是格式版本号和一个点。',
+  'link.tooLarge': '这个链接比 skewscope 生成的任何分享链接都长（超过 64 KB），因此没有打开。',
+  'link.badBase64': '这个分享链接已损坏：其中含有分享链接不会有的字符（是否被编辑过，或被聊天工具重新编码？）。',
+  'link.truncated': '这个分享链接不完整：很可能在复制时被截断了。请索要完整链接。',
+  'link.badDeflate': '这个分享链接已损坏：其内容无法解压。',
+  'link.tooLargeInflated': '这个分享链接解压后超过 {mb} MB，远大于任何诊断；未打开。',
+  'link.checksum': '这个分享链接已损坏：校验和与内容不符（生成之后被改动过）。',
+  'link.badJson': '这个分享链接已损坏：其内容不是可读的数据。',
+  'link.newer':
+    '这个链接由更新版本的 skewscope 生成（分享格式 {version}）；此页面最高只能读取格式 {reads}。请用最新的 skewscope 打开。',
+  'link.older': '这个链接使用分享格式 {version}，此版本的 skewscope 已不再支持（它读取格式 {reads}）。',
+  'link.invalid': '这个分享链接的内容不是有效的诊断（已被改动或损坏），校验未通过之处：`{detail}`。',
+  'link.invalidBare': '这个分享链接的内容不是有效的诊断（已被改动或损坏）。',
+  'link.foreignAdvice':
+    '这个分享链接的内容不是有效的诊断：{finding} 的“{advice}”建议不是 skewscope 会给出的（链接被改动过）。',
+  'link.unreadable': '这个分享链接的内容无法作为诊断读取。',
+  'link.previewFailed': '无法生成链接：`{reason}`',
 } as const;

@@ -1,9 +1,8 @@
 // Shared mode's banner (what this is, who made it, that no logs came with it) and the state of a link that
 // could not be opened. Everything from the link is shown as React text, never as markup.
 import type { ShareError, ShareSnapshot } from '../../share/index';
-import { english, LANG_TAG } from '../../i18n/index';
+import { LANG_TAG } from '../../i18n/index';
 import { CoreText, Rich, useT } from '../i18n';
-import { shareErrorText } from './shareErrors';
 import './share.css';
 
 function madeAt(iso: string, lang: 'en' | 'zh'): string {
@@ -80,7 +79,7 @@ export function ShareLinkError({ error, onLeave }: { error: ShareError; onLeave(
     >
       <h2 id="shared-error-title">{t('shared.errorTitle')}</h2>
       <p data-testid="share-link-error-message" data-code={error.code}>
-        {t.lang === 'en' ? <CoreText sentence={english(error.message)} /> : shareErrorText(t, error)}
+        <CoreText sentence={error.sentence} />
       </p>
       <p className="muted">
         {t('shared.errorHint')}{' '}
