@@ -116,7 +116,7 @@ export const ui: Messages<typeof en> = {
   'verdict.fact.torch': 'PyTorch',
   'verdict.fact.backend': 'rendezvous 后端',
   'verdict.reportedBy': '报错节点：{nodes}',
-  'verdict.missing': '没有 {nodes} 的日志，但按 world size 应该有。',
+  'verdict.missing': '没有 {nodes} 的日志，但按 world_size 应该有。',
   'findings.title': '诊断发现',
   'severity.error': '错误',
   'severity.warning': '警告',
