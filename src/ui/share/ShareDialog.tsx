@@ -366,7 +366,8 @@ function SharePreviewPanel({ snapshot, lang }: { snapshot: ShareSnapshot; lang: 
     <section className="share-preview" aria-label={t('share.preview.title')} data-testid="share-preview">
       <h3 className="share-preview__head">{t('share.preview.title')}</h3>
       <p>
-        <strong>{snapshot.title || t('share.preview.noTitle')}</strong> · {t(`verdict.label.${snapshot.verdict}`)}
+        <strong>{snapshot.title ? <span translate="no">{snapshot.title}</span> : t('share.preview.noTitle')}</strong> ·{' '}
+        {t(`verdict.label.${snapshot.verdict}`)}
         {snapshot.skewSeconds !== null && (
           <> · {t('share.preview.skew', { skew: formatSeconds(t.lang, snapshot.skewSeconds) })}</>
         )}

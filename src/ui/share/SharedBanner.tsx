@@ -18,7 +18,8 @@ export function SharedBanner({ snapshot, onLeave }: { snapshot: ShareSnapshot; o
     <section className="card shared-banner" aria-labelledby="shared-title" data-testid="shared-banner">
       <p className="shared-banner__kicker">{t('shared.kicker')}</p>
       <h2 id="shared-title" className="shared-banner__title" data-testid="shared-title">
-        {snapshot.title || t('shared.untitled')}
+        {/* What the sender typed, in their words: not ours to translate. */}
+        {snapshot.title ? <span translate="no">{snapshot.title}</span> : t('shared.untitled')}
       </h2>
       <p className="shared-banner__meta">
         <Rich
