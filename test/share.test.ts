@@ -694,6 +694,8 @@ describe('format versions', () => {
     expect(said.every((t) => t.startsWith('“') && t.endsWith('”'))).toBe(true);
     expect(unquoted(said)).toEqual(job.failure?.reasoning.map((r) => reasonText('en', r)));
     expect(unquoted(back.job.notes.map((n) => noteText('en', n)))).toEqual(job.notes.map((n) => noteText('en', n)));
+    // They are in the language the link was made in: the views mark them so.
+    expect(back.job.notes.every((n) => n.code === 'text' && n.values.lang === 'en')).toBe(true);
     // Format 1 said which limits were in force: the one with the failure's value is the limit that fired.
     expect(back.job.failure?.limit).toMatchObject({ id: 'store-sync', seconds: 300, from: 'default' });
     expect(back.diagnosis.findings.map((f) => f.code)).toEqual(dx.findings.map((f) => f.code));

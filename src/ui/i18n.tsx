@@ -4,8 +4,8 @@ import { useMemo, type ReactNode } from 'react';
 import { noteText, reasonText } from '../core/notesText';
 import type { Note, Reason } from '../core/model';
 import {
-  english,
   isEnglishOnly,
+  LANG_TAG,
   sentenceText,
   t as translate,
   type Key,
@@ -117,6 +117,13 @@ export function Prose({ text }: { text: string }) {
 export function AnalysisText({ item, kind }: { item: Note | Reason; kind: 'note' | 'reason' }) {
   const lang = useLang();
   const text = kind === 'note' ? noteText(lang, item as Note) : reasonText(lang, item as Reason);
-  // A note that arrived as words only (a share link of format 1) is the English it was written in.
-  return item.code === 'text' ? <CoreText sentence={english(text)} /> : <>{text}</>;
+  if (item.code !== 'text') return <>{text}</>;
+  // A note that arrived as words only — a share link of format 1 — stays in the language its sender wrote it
+  // in (the link says which; English when it does not), marked so for screen readers and the reader's browser.
+  const written = item.values.lang === 'zh' ? 'zh' : 'en';
+  return (
+    <span className="core-text" lang={LANG_TAG[written]}>
+      {text}
+    </span>
+  );
 }
