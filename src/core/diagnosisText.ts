@@ -316,7 +316,7 @@ const ZH: Record<FindingCode, Text> = {
       `${s(p.reporters)}${p.limit !== null ? `在 ${secsZh(p.limit)}（${srcZh(p)}）内` : ''}无法连接 ${s(p.endpoint)} 上的 rendezvous store。要么它的主机启动晚了${p.missing ? `（它的日志不在所提供的日志中：${s(p.missing)}）` : '（没有日志表明它已启动）'}，要么地址错误或被阻断。`,
   },
   WORKER_CRASH: {
-    title: (p) => `${s(p.nodes)} 上的一个 worker 因自身错误退出${p.error ? `：${s(p.error)}` : ''}`,
+    title: (p) => `${s(p.nodes)} 上的一个 worker 因自身错误退出${p.error ? `：\`${s(p.error)}\`` : ''}`,
     detail: (p) =>
       `${s(p.nodes)} 的 worker 是因为自身的错误而停止的，不是超时${p.waiters ? `；随后 ${s(p.waiters)} 一直等待它的 rank${p.waitStage ? `（${s(p.waitStage)}）` : ''}${p.limit !== null ? `，直到 ${secsZh(p.limit)}的期限（${srcZh(p)}）耗尽` : '，直到期限耗尽'}` : ''}。这些超时只是后果，并没有节点迟到：调大期限或让节点同时启动都无济于事。请修复 ${s(p.nodes)} 上 worker 的这个错误（第一条证据行）。`,
   },
