@@ -3,6 +3,7 @@
 // a reload, and the theme control.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { expect, test, type Page } from '@playwright/test';
 import { dropFiles, type DropSpec } from './helpers';
 
@@ -36,6 +37,13 @@ function pngSpec(): DropSpec {
   return { name: 'screenshot.png', base64: bytes.toString('base64') };
 }
 
+/**
+ * A share link of format 1 (notes and reasons as English words), made by skewscope 0.1.0 — the same payload as
+ * test/share.test.ts's golden link.
+ */
+const FORMAT_1_LINK =
+  'xlNuONWauW7DMAyGX8XwEhswXB2UFRnIoxQdOhQFCrSou3Tou5ekfMi2fMRIhky5YIqiwo_SL8ayuhLKqS6r31B2oIweclvT8qAXZHElt52tnDOgNec2GGFtNMF9MpI3tYI6aX6bksKQfXyifMQ8Q6EEeZadGGeXS_g43Y-Qmo8noJfm9fv966ehr7pt0CnP8rwvrgE-eExiiIoxRDNCiBz0j70pNjCu6IIAUXBEJgzRPpnXqTCCa5QPFU6xpcAcEbZDBDHpqh8rip00-MkWxr_bQ5l4aZ_X5MXNxWwjcoxU6USv59WMivZzSyjj8yIfFfP9wyNFH2dxgJxgSk6kDX6qlp_7zpyL8gWGbZ-AMQg7XiHo3AzO2uyqVzR4OlFRg0LS8p9fxzLazeQmLCx3riwUOS-eraOZJvnoJSW9591UX6_6MpEWFt29vlVDy_VmDf0E034NylFPdz-whPPSyEd6OHDJhNho5OBpFwmXKg7H2CGkr5TKJfKMyVqDKI0ko4kEa5L2Hr-y5jl-l68Gg21oJQQWlauNKUEDWXSAAAvaBpLN5gUtgvYF8ZdisfgH';
+
 let runs = 0;
 
 /** A fresh page (nothing kept from an earlier analysis) with `specs` dropped on it. */
@@ -51,25 +59,28 @@ async function analyse(page: Page, specs: DropSpec[], lang: 'en' | 'zh' = 'en'):
 
 /**
  * English words left on the page: every text node and every aria-label, title, placeholder and alt, except
- * identifiers (code, file names, node names, numbers, config keys, ALL-CAPS names) and the technical terms
- * Chinese-speaking PyTorch users write as they are. Text inside [data-core-text] is skipped: the core still
- * writes its notes and reasoning in English, and the core's move to codes with values removes this exclusion.
+ * identifiers (code, file names, node names, numbers, config keys, ALL-CAPS names), the technical terms
+ * Chinese-speaking PyTorch users write as they are, and code and log lines (the user's own text, a program's
+ * own words). With `allowEnglish`, text marked lang="en" is left out too: only words that exist only in English
+ * (a share link of format 1) are, and a page that shows them says so.
  */
-async function englishOn(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
+async function englishOn(page: Page, allowEnglish = false): Promise<string[]> {
+  return page.evaluate((allowEnglish) => {
     const TERMS = new Set(
       [
         'torchrun rendezvous rank store tcpstore worker agent pytorch torch gloo nccl hccl static c10d debian',
         'skewscope markdown json png kubernetes slurm pod master group node watchdog flight recorder prolog init',
         'container task core dump checkpoint stdout stderr the dashboard hosting readme cli chrony ntp ts srun',
         'kubectl logs timestamps distributed site-packages synchronize en english ctrl shift enter esc home end',
-        'pgup pgdn utc ip https http timeout analyze kib mib gib b',
+        'pgup pgdn utc ip https http timeout analyze kib mib gib b tar zip gzip endpoint world kubeflow pytorchjob',
       ]
         .join(' ')
         .split(/\s+/),
     );
-    // Code, file names and the lines of the user's own logs (the evidence viewer's rows) are data, not words.
-    const SKIP = 'script, style, noscript, code, pre, kbd, samp, .mono, .ev-row, [data-core-text]';
+    // Code, file names, the lines of the user's own logs (the evidence viewer's rows) and what the user typed
+    // (translate="no": a share link's title) are data, not words.
+    const DATA = 'code, pre, kbd, samp, .mono, .ev-row, [translate="no"]';
+    const SKIP = `script, style, noscript, ${DATA}${allowEnglish ? ', [lang="en"]' : ''}`;
     const left: string[] = [];
     const check = (text: string, where: string) => {
       for (const token of text.split(/[\s,;:()（）“”"'‘’`、，。：；！？·…→←↑↓−=|[\]{}<>]+/)) {
@@ -89,7 +100,7 @@ async function englishOn(page: Page): Promise<string[]> {
       check(n.textContent ?? '', parent.tagName.toLowerCase());
     }
     for (const el of document.body.querySelectorAll('*')) {
-      if (el.closest('[data-core-text], .ev-row')) continue;
+      if (el.closest(allowEnglish ? '.ev-row, [translate="no"], [lang="en"]' : '.ev-row, [translate="no"]')) continue;
       for (const attr of ['aria-label', 'title', 'placeholder', 'alt', 'aria-valuetext']) {
         const v = el.getAttribute(attr);
         if (v) check(v, `${el.tagName.toLowerCase()}[${attr}]`);
@@ -97,7 +108,7 @@ async function englishOn(page: Page): Promise<string[]> {
     }
     check(document.title, 'title');
     return left;
-  });
+  }, allowEnglish);
 }
 
 test.describe('a Chinese result page has no English UI string', () => {
@@ -147,6 +158,91 @@ test.describe('a Chinese result page has no English UI string', () => {
     await dropFiles(page, [pngSpec()]);
     await expect(page.getByTestId('no-logs')).toBeVisible();
     expect(await englishOn(page)).toEqual([]);
+  });
+});
+
+/** Files that are no torchrun log, each for another reason the page must say in the reader's language. */
+function badSpecs(): DropSpec[] {
+  const b64 = (bytes: Uint8Array | Buffer) => Buffer.from(bytes).toString('base64');
+  const cut = readFileSync(join(E2E, 's5.tar.gz')).subarray(0, 300);
+  return [
+    pngSpec(),
+    { name: 'notes.txt', text: 'meeting notes\nnothing about torch here\n' },
+    { name: 'empty.log', text: '' },
+    { name: 'config.json', text: '{"lr": 0.1}\n' },
+    // Five non-logs in one folder fold into one entry with a list.
+    ...[1, 2, 3, 4, 5].map((i) => ({ name: `bundle/readme-${i}.txt`, text: `part ${i} of the readme\n` })),
+    { name: 'other-job.tar.gz', base64: b64(cut) },
+    { name: 'logs.zip', base64: b64(gzipSync('not a zip\n')) },
+    { name: 'broken.tar', text: 'this is not a tar archive at all, just text that is long enough\n'.repeat(12) },
+    { name: 'node9.log', base64: b64(gzipSync('INFO:torch.distributed.run:launched\n')) },
+    { name: 'node7.skewscope.json', text: '{"format":"skewscope-digest","version":1,"producer":"skewscope 0.1.0",' },
+  ];
+}
+
+test.describe('every page a Chinese reader reaches is Chinese', () => {
+  test('the error-first screen with files of every kind of problem, the folded list opened', async ({ page }) => {
+    await analyse(page, badSpecs(), 'zh');
+    await expect(page.getByTestId('no-logs')).toBeVisible();
+    await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
+    const problems = page.getByTestId('file-problems');
+    for (const code of ['binary', 'empty', 'not-a-log', 'archive-error', 'unreadable'])
+      await expect(problems.locator(`[data-problem="${code}"]`).first()).toBeVisible();
+    await expect(problems).toContainText('other-job.tar.gz 不完整：压缩数据提前结束');
+    await expect(problems).toContainText('node7.skewscope.json 是一份不完整的 skewscope 摘要');
+    await problems.getByTestId('problems-show-all').first().click();
+    await expect(page.getByTestId('problems-files')).toBeVisible();
+    expect(await englishOn(page)).toEqual([]);
+  });
+
+  test('a result page with files set aside, an estimated instant’s tooltip and a --log-dir node’s details', async ({
+    page,
+  }) => {
+    await analyse(page, [...s2(), pngSpec(), { name: 'other.tar', text: 'not a tar\n'.repeat(80) }], 'zh');
+    await expect(page.getByTestId('verdict')).toHaveText('失败');
+    await expect(page.getByTestId('file-problems')).toContainText('other.tar 已损坏');
+    // node3's own failure line carries no time: its marker was placed, and the tooltip says how.
+    const estimated = page.locator('[data-testid="timeline-row"][data-node="node3"] .tl-marker.is-est').first();
+    await estimated.hover();
+    await expect(page.getByTestId('timeline-tooltip')).toContainText('这一行没有时间');
+    expect(await englishOn(page)).toEqual([]);
+
+    await analyse(page, folderSpecs(join(E2E, 's5'), 's5/'), 'zh');
+    await page.getByTestId('node-table').locator('.nodes-toggle').first().click();
+    await expect(page.getByTestId('identity')).toContainText('--log-dir 目录结构');
+    expect(await englishOn(page)).toEqual([]);
+  });
+
+  test('a share link made in Chinese, and one that cannot be opened', async ({ page }) => {
+    await analyse(page, s2(), 'zh');
+    await page.getByTestId('share-open').click();
+    const url = await page.getByTestId('share-url').inputValue();
+    await page.keyboard.press('Escape');
+    await page.goto(url);
+    await expect(page.getByTestId('shared-banner')).toBeVisible();
+    await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
+    await expect(page.getByTestId('verdict')).toHaveText('失败');
+    expect(await englishOn(page)).toEqual([]);
+
+    await page.goto(url.replace(/#share=\d+\./, '#share=9.'));
+    await expect(page.getByTestId('share-link-error-message')).toContainText('分享格式 9');
+    expect(await englishOn(page)).toEqual([]);
+    await page.goto(`${url.slice(0, url.indexOf('#share=') + 30)}`);
+    await expect(page.getByTestId('share-link-error')).toBeVisible();
+    expect(await englishOn(page)).toEqual([]);
+  });
+
+  test('a share link of format 1 still opens; its notes and reasons stay the English they were made in', async ({
+    page,
+  }) => {
+    await page.goto('/');
+    await page.goto(`/?v1#share=1.${FORMAT_1_LINK}`);
+    await expect(page.getByTestId('shared-banner')).toBeVisible();
+    await page.getByTestId('lang-zh').click();
+    await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
+    // Words that exist only in English are marked so (screen readers read them as English), nothing else is.
+    await expect(page.locator('main [lang="en"]').first()).toBeVisible();
+    expect(await englishOn(page, true)).toEqual([]);
   });
 });
 

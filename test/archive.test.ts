@@ -409,7 +409,10 @@ describe('damaged archives', () => {
     expect(readInput('dirs.tar', [concat([header('logs/', 0, '5'), new Uint8Array(1024)])])).toEqual([
       expect.objectContaining({
         file: 'dirs.tar',
-        problem: { code: 'empty', message: 'dirs.tar holds no files to read (only folders, links or metadata).' },
+        problem: expect.objectContaining({
+          code: 'empty',
+          message: 'dirs.tar holds no files to read (only folders, links or metadata).',
+        }),
       }),
     ]);
   });
@@ -448,7 +451,7 @@ describe('bombs', () => {
     const extracts = readInput('debug.log.gz', chunks(bomb, 65536));
     expect(extracts).toHaveLength(1);
     expect(extracts[0]!.file).toBe('debug.log');
-    expect(extracts[0]!.problem).toEqual({
+    expect(extracts[0]!.problem).toMatchObject({
       code: 'bomb',
       message: expect.stringMatching(
         /^Not analysed: debug\.log\.gz inflates \d{3,4}:1 \(25\d MiB from \d{3} KiB read\), far beyond what logs compress to: a decompression bomb; reading stopped\.$/,
@@ -473,7 +476,7 @@ describe('bombs', () => {
     const archive = gzipSync(tar(s2));
     const limits: Partial<ArchiveLimits> = { maxInflatedBytes: 10_000 };
     const extracts = readInput('job.tar.gz', chunks(archive, 100), { mtimeMs: null, limits });
-    expect(extracts.at(-1)!.problem).toEqual({
+    expect(extracts.at(-1)!.problem).toMatchObject({
       code: 'bomb',
       message: expect.stringMatching(
         /^Not analysed: job\.tar\.gz inflates past 9\.8 KiB \(from .+ read\), more than a log archive should hold; reading stopped there\.$/,

@@ -16,6 +16,7 @@ import { crc32Hex } from '../src/core/digest/crc';
 import { collectInputs } from '../src/cli/files';
 import { extractAll } from '../src/cli/pool';
 import { readInput } from '../src/ingest/archive/index';
+import { english, sentenceText } from '../src/i18n/sentence';
 
 // A digest is the node's logs as the job builder sees them: the job model built from digests must be the one
 // built from the logs, on every real scenario (the guard for the model changing under the digest format).
@@ -253,6 +254,26 @@ describe('reading a digest: told by content, checked, refused with a reason', ()
       const job = buildJob([...got, ...logs.slice(1)], { nowMs: NOW });
       expect(job.nodes.map((n) => n.id).sort()).toEqual(['node1', 'node2', 'node3']);
       expect(job.files.find((f) => f.file === name)?.problem?.message).toMatch(why);
+    }
+  });
+
+  it('a file problem travels as its sentence; one without (an older digest) or unknown here shows its English words', () => {
+    const notes = readInput('notes.txt', [enc.encode('meeting notes\nnothing about torch here\n')]);
+    expect(notes[0]!.problem?.sentence).toEqual({ key: 'file.noTorch', values: { file: 'notes.txt', lines: 2 } });
+    const made = digestOf(notes);
+    expect(readBack('d.json', made)[0]!.problem).toEqual(notes[0]!.problem);
+    expect(sentenceText('zh', readBack('d.json', made)[0]!.problem!.sentence)).toBe(
+      'notes.txt 中没有 torchrun 或 torch.distributed 的日志行（已读取 2 行）',
+    );
+    type Problem = { problem: Record<string, unknown> };
+    const without = resealed(made, (d) => delete (d.files as Problem[])[0]!.problem.sentence);
+    const newer = resealed(made, (d) => {
+      (d.files as Problem[])[0]!.problem.sentence = { key: 'file.fromTheFuture', values: {} };
+    });
+    for (const old of [without, newer]) {
+      const problem = readBack('d.json', old)[0]!.problem!;
+      expect(problem.message).toBe('notes.txt holds no torchrun or torch.distributed lines (2 lines read)');
+      expect(problem.sentence).toEqual(english(problem.message));
     }
   });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { endpointHost, hintsFromPath, hostFromNodeId } from '../src/core/identity';
+import { sentenceText } from '../src/i18n/sentence';
 
 // Node identity from the names real jobs give their files (../shared/docs/real-world-variants.md).
 
@@ -24,6 +25,23 @@ describe('identity from file and folder names', () => {
     expect(h.find((x) => x.kind === 'logdir')?.value).toBe('job/node1_logdir/s5-job_8qsqphfk');
     expect(h.find((x) => x.kind === 'label')?.value).toBe('local_rank 1');
     expect(named('job/node1_logdir/s5-job_8qsqphfk/attempt_0/1/stderr.log')).toBe('node1');
+  });
+
+  it('says where each hint came from, in English for the JSON and as a sentence every language words', () => {
+    const h = hintsFromPath('job/node1_logdir/s5-job_8qsqphfk/attempt_0/1/stderr.log');
+    const logdir = h.find((x) => x.kind === 'logdir')!;
+    expect(logdir.evidence).toBe(
+      "--log-dir layout s5-job_8qsqphfk/attempt_0/1/ (one agent's run folder, run_id s5-job)",
+    );
+    expect(sentenceText('en', logdir.sentence)).toBe(logdir.evidence);
+    expect(sentenceText('zh', logdir.sentence)).toBe(
+      '--log-dir 目录结构 s5-job_8qsqphfk/attempt_0/1/（一个 agent 的运行目录，run_id 为 s5-job）',
+    );
+    const worker = hintsFromPath('trainjob-worker-1.log').find((x) => x.kind === 'node-rank')!;
+    expect(worker.evidence).toBe('Kubeflow PyTorchJob name: worker-k is node_rank k+1: trainjob-worker-1');
+    expect(sentenceText('zh', worker.sentence)).toBe(
+      'Kubeflow PyTorchJob 命名：worker-k 即 node_rank k+1：trainjob-worker-1',
+    );
   });
 
   it('c10d node ids and endpoints give host names', () => {

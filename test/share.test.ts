@@ -31,6 +31,7 @@ import {
 import { reasonText, noteText } from '../src/core/notesText';
 import { Redactor, DEFAULT_REDACTION } from '../src/share/redact';
 import { analyseTexts, corpusText } from './helpers';
+import { sentenceText } from '../src/i18n/sentence';
 
 // Sharing a diagnosis without its logs, on the real corpus: the link round-trips to the same diagnosis, redaction
 // leaves no hostname / address / path behind, broken links get a message instead of an exception, big jobs stay
@@ -412,6 +413,9 @@ describe('a broken link gets a message, never an exception', () => {
     if (d.ok) return;
     expect(d.error.code).toBe(code);
     expect(d.error.message).toMatch(message);
+    // The same reason in every language the views speak: the English above is the sentence's.
+    expect(sentenceText('en', d.error.sentence)).toBe(d.error.message);
+    expect(sentenceText('zh', d.error.sentence)).toMatch(/[\u4e00-\u9fff]/);
   };
 
   it('1. not a share link', () => {
@@ -690,6 +694,8 @@ describe('format versions', () => {
     expect(said.every((t) => t.startsWith('“') && t.endsWith('”'))).toBe(true);
     expect(unquoted(said)).toEqual(job.failure?.reasoning.map((r) => reasonText('en', r)));
     expect(unquoted(back.job.notes.map((n) => noteText('en', n)))).toEqual(job.notes.map((n) => noteText('en', n)));
+    // They are in the language the link was made in: the views mark them so.
+    expect(back.job.notes.every((n) => n.code === 'text' && n.values.lang === 'en')).toBe(true);
     // Format 1 said which limits were in force: the one with the failure's value is the limit that fired.
     expect(back.job.failure?.limit).toMatchObject({ id: 'store-sync', seconds: 300, from: 'default' });
     expect(back.diagnosis.findings.map((f) => f.code)).toEqual(dx.findings.map((f) => f.code));

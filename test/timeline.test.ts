@@ -12,6 +12,7 @@ import {
   type TimelineRow,
   type UnplacedRow,
 } from '../src/core/timeline';
+import { sentenceText, type Sentence } from '../src/i18n/sentence';
 import { analyseTexts, CORPUS } from './helpers';
 
 // The startup timeline on real corpus runs, checked against what was measured outside the logs (truth.json:
@@ -54,6 +55,8 @@ const unplaced = (tl: TimelineModel, node: string): UnplacedRow => {
   return row;
 };
 /** Seconds after the timeline's origin (the earliest launch). */
+/** What a sentence of the timeline says in English (`''` for none). */
+const en = (s: Sentence | null | undefined) => (s ? sentenceText('en', s) : '');
 const rel = (tl: TimelineModel, ms: number) => (ms - tl.originMs!) / 1000;
 const seconds = (p: { startMs: number; endMs: number }) => (p.endMs - p.startMs) / 1000;
 const measured = (truth: Truth, file: string) => {
@@ -98,7 +101,7 @@ describe('torch 2.6, static, timeout=30, node3 45 s late (s2)', () => {
       expect(seconds(wait)).toBeGreaterThan(26);
       expect(seconds(wait)).toBeLessThan(30);
       expect(wait.endMs).toBe(wait0.endMs);
-      expect(wait.note).toContain('store host node0 stopped');
+      expect(en(wait.note)).toContain('store host node0 stopped');
     }
     // Every bar ends at most 3 s before that torchrun process exited (measured).
     for (const node of ['node0', 'node1', 'node2', 'node3']) {
@@ -123,15 +126,16 @@ describe('torch 2.6, static, timeout=30, node3 45 s late (s2)', () => {
     const own = node3.markers.find((m) => m.own)!;
     expect(own).toMatchObject({ kind: 'failure', stage: 'store-connect', timing: 'estimated' });
     expect(own.evidence.text).toContain('DistNetworkError');
-    expect(own.note).toContain('node3.log:61');
+    expect(en(own.note)).toContain('node3.log:61');
     expect(node3.isLate).toBe(true);
   });
 
   it('draws the 30 s timeout from node0’s launch, and the 300/900/1800 s references', () => {
     const timeout = tl.thresholds.find((t) => t.ids.includes('rdzv-timeout'))!;
     expect(timeout).toMatchObject({ seconds: 30, kind: 'limit', from: 'logs', anchor: 'job' });
-    expect(timeout.label).toBe('rendezvous timeout 30 s');
-    expect(timeout.anchorText).toContain("node0's launch");
+    expect(timeout.ids).toEqual(['rdzv-timeout']);
+    expect(timeout.clockStarts).toBe('launch');
+    expect(tl.originNode).toBe('node0');
     expect(rel(tl, timeout.atMs!)).toBe(30);
     expect(timeout.evidence?.text).toContain("'timeout': '30'");
     const jobLines = tl.thresholds.filter((t) => t.anchor === 'job').map((t) => t.seconds);
@@ -143,7 +147,7 @@ describe('torch 2.6, static, timeout=30, node3 45 s late (s2)', () => {
     const pg = tl.thresholds.find((t) => t.ids.includes('pg-init'))!;
     expect(pg.anchor).toBe('node');
     expect(pg.perNode).toEqual([]);
-    expect(pg.anchorText).toContain('workers started');
+    expect(pg.clockStarts).toBe('workers-started');
   });
 
   it('orders rows by lag (latest first), by name and by group rank, and filters them', () => {
@@ -175,7 +179,7 @@ describe('torch 1.13 on Kubernetes, the store host waits the 300 s rank assignme
     expect(late.phases[0]!.stage).toBe('store-connect');
     expect(seconds(late.phases[0]!)).toBeCloseTo(29, 0);
     const sync = tl.thresholds.find((t) => t.ids.includes('store-sync'))!;
-    expect(sync).toMatchObject({ seconds: 300, kind: 'limit', anchor: 'job', label: 'rank-assignment wait 300 s' });
+    expect(sync).toMatchObject({ seconds: 300, kind: 'limit', anchor: 'job', ids: ['store-sync'] });
     expect(late.launchMs!).toBeGreaterThan(sync.atMs!);
   });
 });
@@ -200,7 +204,7 @@ describe('torch 2.6, init_process_group timeout 20 s, node2 late into it (s9)', 
   it('draws the 20 s init_process_group limit from each node’s workers-started line', () => {
     const pg = tl.thresholds.find((t) => t.ids.includes('pg-init'))!;
     expect(pg).toMatchObject({ seconds: 20, from: 'logs', anchor: 'node', atMs: null });
-    expect(pg.anchorText).toBe("counted from each node's workers started");
+    expect(pg.clockStarts).toBe('workers-started');
     expect(pg.perNode).toHaveLength(4);
     for (const p of pg.perNode) {
       const row = placed(tl, p.node);
@@ -228,30 +232,34 @@ describe('logs without times', () => {
     expect(tl.rows.every((r) => !r.placed)).toBe(true);
     expect(tl.originMs).toBeNull();
     const node0 = unplaced(tl, 'node0');
-    expect(node0.reason).toContain('torch ≤ 2.0');
+    expect(en(node0.reason)).toContain('torch ≤ 2.0');
+    expect(sentenceText('zh', node0.reason)).toBe(
+      '它的 torchrun 日志行没有时间戳：torch ≤ 2.0 在默认设置下不打印时间戳。',
+    );
     expect(node0.says[0]).toMatchObject({ seconds: 0.27, evidence: { file: 'node0.log', line: 7 } });
     expect(node0.says[0]!.context).toContain('init_process_group done after 0.27s');
-    expect(tl.notes[0]).toContain('No node can be placed');
+    expect(en(tl.notes[0]!.sentence)).toContain('No node can be placed');
+    expect(tl.notes[0]!.unplaced).toBe(true);
     // How to get times next time.
     expect(tl.captureHint).toContain('LOGLEVEL=INFO');
     // Lines are still there for per-node limits, but nothing to count from.
-    expect(tl.thresholds.find((t) => t.seconds === 300 && t.anchor === 'job')?.anchorText).toBe(
-      'no launch time to count from',
-    );
+    expect(tl.thresholds.find((t) => t.seconds === 300 && t.anchor === 'job')?.atMs).toBeNull();
   });
 
   it('a Slurm srun -l file: the reason names the Slurm labels', () => {
     const { tl } = scenario('torch1.13-capture-s1');
     expect(tl.rows).toHaveLength(4);
-    for (const r of tl.rows) expect((r as UnplacedRow).reason).toContain('Slurm');
+    for (const r of tl.rows) expect(en((r as UnplacedRow).reason)).toContain('Slurm');
   });
 
   it('torch 1.13, node0 (the store host) late: node0 cannot be placed, the others from their connect timeouts', () => {
     const { tl } = scenario('torch1.13-s2_static_timeout_node0_late');
     const node0 = unplaced(tl, 'node0');
     expect(node0.failure).toMatchObject({ file: 'node0.log', line: 73, text: 'RuntimeError: Socket Timeout' });
-    expect(node0.limit).toEqual({ label: 'rank-assignment wait 300 s', seconds: 300 });
-    expect(tl.notes[0]).toBe('1 of 4 nodes cannot be placed on the time axis: their lines carry no usable time.');
+    expect(node0.limit).toEqual({ id: 'store-sync', seconds: 300 });
+    expect(en(tl.notes[0]!.sentence)).toBe(
+      '1 of 4 nodes cannot be placed on the time axis: their lines carry no usable time.',
+    );
     const node1 = placed(tl, 'node1');
     expect(node1.markers[0]).toMatchObject({ kind: 'launch', id: 'derived-launch', timing: 'derived' });
     expect(node1.phases[0]).toMatchObject({ kind: 'rendezvous', startTiming: 'derived', stage: 'store-connect' });
@@ -265,7 +273,7 @@ describe('logs without times', () => {
       const row = r as PlacedRow;
       expect(row.placed).toBe(true);
       expect(row.phases).toEqual([]);
-      expect(row.gaps[0]).toContain('no time');
+      expect(en(row.gaps[0])).toContain('no time');
       expect(row.lanes.length).toBe(2);
     }
   });
@@ -285,7 +293,7 @@ describe('pre-launch work and healthy runs', () => {
     ]);
     const pre = node1.phases[0]!;
     expect(seconds(pre)).toBeCloseTo(12.9, 0);
-    expect(pre.note).toContain('downloading dataset shard');
+    expect(en(pre.note)).toContain('downloading dataset shard');
     expect(rel(tl, node1.launchMs!)).toBeCloseTo(measured(truth, 'node1.log').launch, 0);
     // The late node spends ~0 s in the rendezvous: everyone else was already there.
     expect(seconds(node1.phases[1]!)).toBeLessThan(0.1);
@@ -297,14 +305,14 @@ describe('pre-launch work and healthy runs', () => {
     const { tl } = scenario('torch2.6-s1_static_healthy_info');
     const node0 = placed(tl, 'node0');
     expect(node0.phases.map((p) => p.kind)).toEqual(['rendezvous', 'rank-assignment', 'workers', 'finishing']);
-    expect(node0.gaps[0]).toContain('init_process_group');
+    expect(en(node0.gaps[0])).toContain('init_process_group');
     expect(node0.markers.filter((m) => m.kind === 'exit').map((m) => m.id)).toEqual([
       'group-success',
       'exit-barrier-done',
     ]);
     const exitBarrier = tl.thresholds.find((t) => t.ids.includes('exit-barrier'))!;
     expect(exitBarrier.perNode).toHaveLength(4);
-    expect(exitBarrier.anchorText).toContain('workers finished');
+    expect(exitBarrier.clockStarts).toBe('workers-finished');
   });
 });
 
@@ -323,7 +331,7 @@ describe('every corpus scenario', () => {
     for (const row of tl.rows) {
       const node = job.nodes.find((n) => n.id === row.node)!;
       if (!row.placed) {
-        expect(row.reason.length).toBeGreaterThan(10);
+        expect(en(row.reason).length).toBeGreaterThan(10);
         continue;
       }
       expect(row.startMs).toBeLessThanOrEqual(row.endMs);
@@ -338,7 +346,7 @@ describe('every corpus scenario', () => {
         expect(Number.isFinite(m.atMs)).toBe(true);
         expect(node.files).toContain(m.evidence.file);
         expect(m.evidence.line).toBeGreaterThan(0);
-        if (m.timing === 'estimated') expect(m.note).toMatch(/^No time on this line/);
+        if (m.timing === 'estimated') expect(en(m.note)).toMatch(/^No time on this line/);
       }
     }
   });

@@ -1,6 +1,8 @@
 import { createReadStream, promises as fs } from 'node:fs';
 import path from 'node:path';
+import { fileProblem } from '../core/fileProblem';
 import type { FileExtract } from '../core/model';
+import { sentence } from '../i18n/sentence';
 import { createInputReader } from '../ingest/archive/index';
 
 // Node side of ingest for the CLI: walk paths, stream each file into an extractor. Compressed logs and archives
@@ -74,7 +76,10 @@ export async function extractInput(f: InputFile): Promise<FileExtract[]> {
         invalidUtf8: false,
         mtimeMs: f.mtimeMs,
         streams: [],
-        problem: { code: 'unreadable', message: `${f.name}: ${(e as Error).message}` },
+        problem: fileProblem(
+          'unreadable',
+          sentence('file.unreadableNamed', { file: f.name, reason: (e as Error).message }),
+        ),
       },
     ];
   }

@@ -1,5 +1,6 @@
 import { ALL_ANCHORS, buildJob, diagnose } from '../core/index';
 import { LANGS, words, type Lang } from '../core/i18n';
+import { sentenceText } from '../i18n/sentence';
 import { DIGEST_USAGE, digestMain } from './digest';
 import { collectInputs, InputError } from './files';
 import { heapStatsLine, heapStatsWanted, sampleHeap, startHeapSampler } from './heapStats';
@@ -104,7 +105,7 @@ export async function main(argv: string[]): Promise<number> {
   const extracts = await extractAll(inputs);
   // Empty files and files without torch lines are normal in a --log-dir tree: the report lists them.
   const unreadable = extracts.filter((x) => x.problem && !['not-a-log', 'empty'].includes(x.problem.code));
-  for (const x of unreadable) process.stderr.write(`skewscope: ${x.problem!.message}\n`);
+  for (const x of unreadable) process.stderr.write(`skewscope: ${sentenceText(lang, x.problem!.sentence)}\n`);
   if (unreadable.length === extracts.length) return 2;
   const job = buildJob(extracts, { correctClocks });
   const dx = diagnose(job, lang);

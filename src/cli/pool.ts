@@ -1,6 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { fileProblem } from '../core/fileProblem';
 import type { FileExtract } from '../core/model';
+import { sentence } from '../i18n/sentence';
 import { extractInput, type InputFile } from './files';
 import { heapPeak, heapStatsWanted, startHeapSampler } from './heapStats';
 
@@ -111,8 +113,8 @@ export function workerHeapMb(env: NodeJS.ProcessEnv = process.env): number {
 function lostExtract(f: InputFile, err: unknown, heapMb: number): FileExtract {
   const oom = (err as { code?: string } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY';
   const why = oom
-    ? `reading it needed more than the ${heapMb} MiB a parse worker may use; it was left out, the other files were analysed`
-    : `its parse worker stopped (${err instanceof Error ? err.message : String(err)}); it was left out, the other files were analysed`;
+    ? sentence('file.workerHeap', { file: f.name, mib: String(heapMb) })
+    : sentence('file.workerStopped', { file: f.name, reason: err instanceof Error ? err.message : String(err) });
   return {
     file: f.name,
     bytes: f.size,
@@ -121,7 +123,7 @@ function lostExtract(f: InputFile, err: unknown, heapMb: number): FileExtract {
     invalidUtf8: false,
     mtimeMs: f.mtimeMs,
     streams: [],
-    problem: { code: 'unreadable', message: `${f.name}: ${why}` },
+    problem: fileProblem('unreadable', why),
   };
 }
 

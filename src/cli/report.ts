@@ -3,6 +3,7 @@ import type { Diagnosis } from '../core/findings';
 import { words, type Lang } from '../core/i18n';
 import type { JobModel } from '../core/model';
 import { maxOf } from '../core/numbers';
+import { sentenceText } from '../i18n/sentence';
 
 // The human summary: a short verdict line first, then the findings by severity with their evidence, then the
 // commands to copy, then the nodes.
@@ -105,7 +106,7 @@ export function renderReport(job: JobModel, dx: Diagnosis, lang: Lang): string {
   const bad = job.files.filter((x) => x.problem);
   if (bad.length) {
     lines.push('', `${u.files}:`);
-    for (const b of bad) lines.push(`  - ${b.problem!.message}`);
+    for (const b of bad) lines.push(`  - ${sentenceText(lang, b.problem!.sentence)}`);
   }
   return lines.join('\n') + '\n';
 }

@@ -265,7 +265,7 @@ const ZH: Record<FindingCode, Text> = {
   PRELAUNCH_WORK: {
     title: (p) => `${s(p.node)} 在启动 torchrun 之前花了 ${secsZh(p.seconds)}`,
     detail: (p) =>
-      `${s(p.node)} 的日志比它的 torchrun 启动早 ${secsZh(p.seconds)}${p.activity ? `，期间在做：${s(p.activity)}` : ''}。torchrun 启动前的工作会推迟所有节点的 rendezvous。`,
+      `${s(p.node)} 的日志比它的 torchrun 启动早 ${secsZh(p.seconds)}${p.activity ? `，期间在做：\`${s(p.activity)}\`` : ''}。torchrun 启动前的工作会推迟所有节点的 rendezvous。`,
   },
   NODE_LOG_MISSING: {
     title: (p) =>
@@ -316,14 +316,14 @@ const ZH: Record<FindingCode, Text> = {
       `${s(p.reporters)}${p.limit !== null ? `在 ${secsZh(p.limit)}（${srcZh(p)}）内` : ''}无法连接 ${s(p.endpoint)} 上的 rendezvous store。要么它的主机启动晚了${p.missing ? `（它的日志不在所提供的日志中：${s(p.missing)}）` : '（没有日志表明它已启动）'}，要么地址错误或被阻断。`,
   },
   WORKER_CRASH: {
-    title: (p) => `${s(p.nodes)} 上的一个 worker 因自身错误退出${p.error ? `：${s(p.error)}` : ''}`,
+    title: (p) => `${s(p.nodes)} 上的一个 worker 因自身错误退出${p.error ? `：\`${s(p.error)}\`` : ''}`,
     detail: (p) =>
       `${s(p.nodes)} 的 worker 是因为自身的错误而停止的，不是超时${p.waiters ? `；随后 ${s(p.waiters)} 一直等待它的 rank${p.waitStage ? `（${s(p.waitStage)}）` : ''}${p.limit !== null ? `，直到 ${secsZh(p.limit)}的期限（${srcZh(p)}）耗尽` : '，直到期限耗尽'}` : ''}。这些超时只是后果，并没有节点迟到：调大期限或让节点同时启动都无济于事。请修复 ${s(p.nodes)} 上 worker 的这个错误（第一条证据行）。`,
   },
   UNCLASSIFIED_FAILURE: {
-    title: (p) => `在启动阶段之外失败：${s(p.error)}`,
+    title: (p) => `在启动阶段之外失败：\`${s(p.error)}\``,
     detail: (p) =>
-      `${s(p.reporters)} 因 ${s(p.error)} 失败。这不是节点之间的超时；证据行显示了出错的位置。` +
+      `${s(p.reporters)} 因 \`${s(p.error)}\` 失败。这不是节点之间的超时；证据行显示了出错的位置。` +
       (p.lowConfidence ? '日志在 traceback 中间就结束了：文本中没有异常本身，这是根据调用栈判断的（置信度低）。' : ''),
   },
   NO_TIMESTAMPS: {
@@ -341,10 +341,10 @@ const ZH: Record<FindingCode, Text> = {
   MIXED_JOBS: {
     title: (p) => `这些日志来自 ${s(p.runs)} 次不同的运行`,
     detail: (p) =>
-      `这些文件中的${p.by === 'run-id' ? ' rendezvous id' : ' rendezvous endpoint'}不同：${s(p.groups)}。它们的节点没有被互相配对；请每次分析一次运行。`,
+      `这些文件中的 ${p.by === 'run-id' ? 'rdzv_id' : 'rdzv_endpoint'} 不同：${s(p.groups)}。它们的节点没有被互相配对；请每次分析一次运行。`,
   },
   WORKER_COUNT_EXCEEDS: {
-    title: (p) => `store barrier 中的 worker 数（${s(p.workers)}）多于 world size（${s(p.world)}）`,
+    title: (p) => `store barrier 中的 worker 数（${s(p.workers)}）多于 world_size（${s(p.world)}）`,
     detail: (p) =>
       `store-based barrier 为大小为 ${s(p.world)} 的 world 统计到 ${s(p.workers)} 个 worker${p.key ? `（键 ${s(p.key)}）` : ''}：store 中残留了之前运行的键，或者作业在同一个 store 上启动了两次。`,
   },

@@ -1,3 +1,4 @@
+import { sentence, sentenceText, type Sentence } from '../i18n/sentence';
 import type { IdentityHint } from './model';
 import { boundedCount } from './numbers';
 
@@ -12,7 +13,17 @@ interface NameRule {
   /** node_rank implied by the name, if any (null: the number in the name is no rank a job has). */
   nodeRank?: (m: RegExpExecArray) => number | null;
   confidence: IdentityHint['confidence'];
-  why: string;
+  why: (name: string) => Sentence;
+}
+
+/** A hint with where it came from: the sentence, and its English words for the JSON. */
+export function hint(
+  kind: IdentityHint['kind'],
+  value: string,
+  why: Sentence,
+  confidence: IdentityHint['confidence'],
+): IdentityHint {
+  return { kind, value, sentence: why, evidence: sentenceText('en', why), confidence };
 }
 
 const NAME_RULES: NameRule[] = [
@@ -21,34 +32,34 @@ const NAME_RULES: NameRule[] = [
     name: (m) => m[0],
     nodeRank: () => 0,
     confidence: 'medium',
-    why: 'Kubeflow PyTorchJob name: master-0 is node_rank 0',
+    why: (name) => sentence('hint.kubeflowMaster', { name }),
   },
   {
     re: /^(?<job>.*?)[-_]?worker[-_](?<i>\d+)$/i,
     name: (m) => m[0],
     nodeRank: (m) => rankOf(m.groups!.i, 1),
     confidence: 'medium',
-    why: 'Kubeflow PyTorchJob name: worker-k is node_rank k+1',
+    why: (name) => sentence('hint.kubeflowWorker', { name }),
   },
   {
     re: /(?:^|[-_.])(?:node[-_]?rank|noderank|nr)[-_]?(?<i>\d+)(?:[-_.]|$)/i,
     name: (m) => `node${m.groups!.i}`,
     nodeRank: (m) => rankOf(m.groups!.i, 0),
     confidence: 'medium',
-    why: 'node rank in the name',
+    why: (name) => sentence('hint.nodeRankInName', { name }),
   },
   {
     re: /(?:^|[-_.])(?<n>(?:node|host|nd|gpu|compute)[-_]?(?<i>\d+))(?:[-_.]|$)/i,
     name: (m) => m.groups!.n!,
     confidence: 'medium',
-    why: 'node number in the name',
+    why: (name) => sentence('hint.nodeNumberInName', { name }),
   },
   {
     // `trainer-rank-5.out`, `job_rank3.log`: launchers that write one file per node name it by its rank.
     re: /(?:^|[-_.])rank[-_]?(?<i>\d+)(?:[-_.]|$)/i,
     name: (m) => `rank-${m.groups!.i}`,
     confidence: 'low',
-    why: 'rank number in the name',
+    why: (name) => sentence('hint.rankInName', { name }),
   },
 ];
 
@@ -78,18 +89,23 @@ export function hintsFromPath(path: string): IdentityHint[] {
   if (attemptAt > 0 && attemptAt + 1 < parts.length) {
     const runDir = parts[attemptAt - 1]!;
     const run = LOGDIR_RUN.exec(runDir);
-    hints.push({
-      kind: 'logdir',
-      value: parts.slice(0, attemptAt).join('/'),
-      evidence: `--log-dir layout ${runDir}/${parts[attemptAt]}/${parts[attemptAt + 1]}/ (one agent's run folder${run ? `, run_id ${run.groups!.run}` : ''})`,
-      confidence: 'high',
-    });
-    hints.push({
-      kind: 'label',
-      value: `local_rank ${parts[attemptAt + 1]}`,
-      evidence: `folder ${parts[attemptAt + 1]} under ${parts[attemptAt]}`,
-      confidence: 'high',
-    });
+    const layout = `${runDir}/${parts[attemptAt]}/${parts[attemptAt + 1]}`;
+    hints.push(
+      hint(
+        'logdir',
+        parts.slice(0, attemptAt).join('/'),
+        run ? sentence('hint.logdirRun', { layout, run: run.groups!.run! }) : sentence('hint.logdir', { layout }),
+        'high',
+      ),
+    );
+    hints.push(
+      hint(
+        'label',
+        `local_rank ${parts[attemptAt + 1]}`,
+        sentence('hint.logdirFolder', { folder: parts[attemptAt + 1]!, attempt: parts[attemptAt]! }),
+        'high',
+      ),
+    );
   }
   const candidates = [stem(file), ...parts.slice(0, -1).reverse()];
   for (const raw of candidates) {
@@ -98,22 +114,15 @@ export function hintsFromPath(path: string): IdentityHint[] {
     for (const rule of NAME_RULES) {
       const m = rule.re.exec(part);
       if (!m) continue;
-      hints.push({ kind: 'name', value: rule.name(m), evidence: `${rule.why}: ${raw}`, confidence: rule.confidence });
+      hints.push(hint('name', rule.name(m), rule.why(raw), rule.confidence));
       const rank = rule.nodeRank?.(m) ?? null;
-      if (rank !== null) {
-        hints.push({
-          kind: 'node-rank',
-          value: String(rank),
-          evidence: `${rule.why}: ${raw}`,
-          confidence: 'low',
-        });
-      }
+      if (rank !== null) hints.push(hint('node-rank', String(rank), rule.why(raw), 'low'));
       return hints;
     }
   }
   // No recognisable shape: the file name itself still tells files apart.
   const s = stem(file);
-  if (!GENERIC_STEMS.test(s)) hints.push({ kind: 'name', value: s, evidence: `file name ${file}`, confidence: 'low' });
+  if (!GENERIC_STEMS.test(s)) hints.push(hint('name', s, sentence('hint.fileName', { file }), 'low'));
   return hints;
 }
 

@@ -1,5 +1,6 @@
 // The job model: what every view (CLI, dashboard, share link) reads. Plain data only, so it crosses
 // worker boundaries with structured clone and serialises to JSON unchanged.
+import type { Sentence } from '../i18n/sentence';
 
 export const SCHEMA_VERSION = 2;
 
@@ -88,7 +89,9 @@ export interface LogEvent {
 export interface IdentityHint {
   kind: 'hostname' | 'node-rank' | 'group-rank' | 'name' | 'label' | 'logdir' | 'store-host';
   value: string;
-  /** Where it came from, e.g. `file name trainjob-worker-1.log` or `line 12: host : node0`. */
+  /** Where it came from, as a sentence the views word (src/i18n/en/core.ts). */
+  sentence: Sentence;
+  /** The sentence in English (the JSON's field), e.g. `file name trainjob-worker-1.log` or `line 12: host : node0`. */
   evidence: string;
   confidence: 'high' | 'medium' | 'low';
 }
@@ -114,6 +117,9 @@ export interface StreamExtract {
 
 export interface FileProblem {
   code: 'binary' | 'empty' | 'not-a-log' | 'unreadable' | 'archive-error' | 'bomb';
+  /** Why, as a sentence every view words in its reader's language (src/i18n/en/core.ts). */
+  sentence: Sentence;
+  /** The sentence in English: what the JSON has always carried, and all a digest made before sentences has. */
   message: string;
 }
 

@@ -1,3 +1,4 @@
+import { sentence, type Sentence } from '../i18n/sentence';
 import { effectsOf } from './catalogue';
 import { betterLogsAdvice } from './advice';
 import type { FailureStage, JobModel, JobNode, NodeEvent } from './model';
@@ -12,6 +13,8 @@ import { versionOf, type ClockStart, type LimitId, type LimitInForce } from './t
 // Lines without a time (Python tracebacks, ChildFailedError summaries) are placed approximately when they
 // matter: from a duration their text states, from the timeout that fired, from the store host's end (a lost
 // connection), or between the timed lines around them. Each such instant says `timing: 'estimated'` and why.
+// What the timeline says in words (how an instant was placed, why a node is not placed, what it could not do)
+// are sentences the views word (src/i18n/<lang>/core.ts); limits and phases are ids the views name.
 
 export type PhaseKind =
   | 'pre-launch'
@@ -45,8 +48,8 @@ export interface TimelinePhase {
   stage: FailureStage | null;
   startEvidence: TimelineEvidence;
   endEvidence: TimelineEvidence | null;
-  /** Plain sentence when an end is derived or estimated, or what the node did in it (pre-launch work). */
-  note: string | null;
+  /** How an end was derived or estimated, or what the node did in it (pre-launch work). */
+  note: Sentence | null;
 }
 
 export type MarkerKind = 'launch' | 'failure' | 'error' | 'restart' | 'exit' | 'ready';
@@ -57,7 +60,8 @@ export interface TimelineMarker {
   id: string;
   atMs: number;
   timing: Timing;
-  note: string | null;
+  /** How the instant was placed, when no line gave it. */
+  note: Sentence | null;
   stage: FailureStage | null;
   evidence: TimelineEvidence;
   /** The same entry at the same instant on this node, folded into this marker. */
@@ -77,6 +81,7 @@ export interface LimitTick {
 
 /** One worker's lane under its node, when the lines name ranks. */
 export interface TimelineLane {
+  /** `rank 4` or `local rank 1`: tells lanes apart (the views name them from `rank` and `localRank`). */
   label: string;
   rank: number | null;
   localRank: number | null;
@@ -105,8 +110,8 @@ export interface PlacedRow extends RowBase {
   lanes: TimelineLane[];
   /** Failure/error lines that could not be placed even approximately. */
   untimedEvents: number;
-  /** What is missing from this row, in plain words (e.g. no launch time, only worker lines carry times). */
-  gaps: string[];
+  /** What is missing from this row (e.g. no launch time, only worker lines carry times). */
+  gaps: Sentence[];
 }
 
 export interface StatedDuration {
@@ -121,13 +126,13 @@ export interface StatedDuration {
 export interface UnplacedRow extends RowBase {
   placed: false;
   /** Why the node has no place on the time axis. */
-  reason: string;
+  reason: Sentence;
   /** What its text says about durations (timeouts, waits, elapsed times). */
   says: StatedDuration[];
   /** Its own failure line, if any. */
   failure: TimelineEvidence | null;
   /** The limit its failure stage runs into, per the limits in force. */
-  limit: { label: string; seconds: number } | null;
+  limit: { id: LimitId; seconds: number } | null;
 }
 
 export type TimelineRow = PlacedRow | UnplacedRow;
@@ -137,7 +142,6 @@ export interface ThresholdLine {
   /** The limits this line stands for (empty for a bare 300/900/1800 s reference). */
   ids: LimitId[];
   seconds: number;
-  label: string;
   /** `limit`: in force for this job; `recommended`: our advice; `reference`: the fixed 300/900/1800 s marks. */
   kind: 'limit' | 'recommended' | 'reference';
   /** Where the value came from, for limits: the logs or this version's default. */
@@ -145,8 +149,6 @@ export interface ThresholdLine {
   clockStarts: ClockStart;
   /** One line for the whole job (counted from the earliest launch), or one tick per node. */
   anchor: 'job' | 'node';
-  /** Plain words: what the clock counts from. */
-  anchorText: string;
   /** Job-wide position; null when per node or when there is no launch to count from. */
   atMs: number | null;
   /** Per-node positions (anchor `node`). */
@@ -165,8 +167,8 @@ export interface TimelineModel {
   /** In the job's node order. */
   rows: TimelineRow[];
   thresholds: ThresholdLine[];
-  /** Sentences about what the timeline could not do or assumed. */
-  notes: string[];
+  /** What the timeline could not do or assumed. */
+  notes: TimelineNote[];
   /** How to capture times next time (a command line). */
   captureHint: string;
   /** True when some row has rank lanes. */
@@ -176,35 +178,11 @@ export interface TimelineModel {
 /** The fixed reference marks every timeline shows: 300 s (the ≤ 2.3 rank-assignment wait, exit barrier), 900 s, 1800 s. */
 export const REFERENCE_SECONDS = [300, 900, 1800] as const;
 
-export const LIMIT_NAMES: Record<LimitId, string> = {
-  'store-sync': 'rank-assignment wait',
-  'rdzv-timeout': 'rendezvous timeout',
-  'join-timeout': 'join_timeout',
-  'read-timeout': 'read_timeout',
-  'last-call-timeout': 'last_call_timeout',
-  'pg-init': 'init_process_group timeout',
-  'exit-barrier': 'exit barrier',
-  'hccl-connect': 'HCCL connect timeout',
-  'hccl-exec': 'HCCL exec timeout',
-  recommended: 'recommended',
-};
-
-export const PHASE_NAMES: Record<PhaseKind, string> = {
-  'pre-launch': 'Before torchrun',
-  rendezvous: 'Waiting in rendezvous',
-  'rank-assignment': 'Rank assignment',
-  'workers-starting': 'Workers starting (process group init)',
-  running: 'Running',
-  workers: 'Workers (start-up and running)',
-  finishing: 'Finished, waiting for the others',
-};
-
-const CLOCK_WORDS: Record<ClockStart, string> = {
-  launch: 'launch',
-  'rendezvous-complete': 'rendezvous complete',
-  'workers-started': 'workers started',
-  'workers-finished': 'workers finished',
-};
+/** A note about the whole timeline; `unplaced` says it is about nodes without a place (the views show those apart). */
+export interface TimelineNote {
+  sentence: Sentence;
+  unplaced: boolean;
+}
 
 /** Pre-launch work shorter than this is start-up noise, not a phase. */
 const PRELAUNCH_MIN_MS = 500;
@@ -224,7 +202,7 @@ const lostStore = (id: string) => {
 interface Timed {
   ms: number;
   timing: Timing;
-  note: string | null;
+  note: Sentence | null;
 }
 
 interface Anchors {
@@ -251,7 +229,8 @@ const evidenceOf = (e: { file: string; line: number; text: string }): TimelineEv
 const clock = (ms: number) =>
   Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? new Date(ms).toISOString().slice(11, 23) : '?';
 
-const round = (s: number) => Math.round(s * 1000) / 1000;
+/** Seconds as a sentence writes them: to the millisecond, as typed (`1800`, not `1,800`). */
+const round = (s: number) => String(Math.round(s * 1000) / 1000);
 
 /** Durations a line states: `after 31 seconds`, `after 20000ms`, `timeout=30000ms`, `Timeout(ms)=600000`, `0:30:00`. */
 export function statedDurations(text: string): { seconds: number; phrase: string; context: string }[] {
@@ -342,18 +321,13 @@ function limitForStage(stage: FailureStage | null, limits: LimitInForce[]): Limi
   }
 }
 
-function limitLabel(l: LimitInForce): string {
-  return `${LIMIT_NAMES[l.id]} ${l.seconds} s`;
-}
-
-function unplacedReason(job: JobModel, n: JobNode): string {
+function unplacedReason(job: JobModel, n: JobNode): Sentence {
   const labelled = n.identity.some((h) => h.kind === 'label');
   const v = versionOf(job);
-  if (labelled)
-    return 'Its lines come from a Slurm/pdsh file whose lines carry no timestamps (srun -l adds only the task label).';
-  if (n.events.length === 0) return 'No torchrun line of this node was recognised, so there is nothing to place.';
-  if (v !== null && v >= 2.01) return 'None of its lines carries a time that could be read.';
-  return 'Its torchrun lines carry no timestamps: torch ≤ 2.0 prints none at default settings.';
+  if (labelled) return sentence('tl.unplaced.labelled');
+  if (n.events.length === 0) return sentence('tl.unplaced.noLines');
+  if (v !== null && v >= 2.01) return sentence('tl.unplaced.noTime');
+  return sentence('tl.unplaced.oldTorch');
 }
 
 interface Built {
@@ -364,7 +338,8 @@ interface Built {
 /** Builds the timeline model from the job and its limits in force (`diagnosis.thresholds`). */
 export function buildTimeline(job: JobModel, limits: LimitInForce[]): TimelineModel {
   const late = new Set(job.failure?.lateNodes ?? []);
-  const notes: string[] = [];
+  const notes: TimelineNote[] = [];
+  const note = (s: Sentence, unplaced = false) => notes.push({ sentence: s, unplaced });
   const launches = job.nodes
     .map((n) => ({ n, ms: msOf(n.launchTime) }))
     .filter((x): x is { n: JobNode; ms: number } => x.ms !== null);
@@ -407,7 +382,7 @@ export function buildTimeline(job: JobModel, limits: LimitInForce[]): TimelineMo
       reason: unplacedReason(job, n),
       says,
       failure: own ? evidenceOf(own) : null,
-      limit: lim ? { label: limitLabel(lim), seconds: lim.seconds } : null,
+      limit: lim ? { id: lim.id, seconds: lim.seconds } : null,
     };
   });
 
@@ -423,32 +398,25 @@ export function buildTimeline(job: JobModel, limits: LimitInForce[]): TimelineMo
 
   const unplaced = rows.length - placed.length;
   if (unplaced > 0)
-    notes.push(
+    note(
       unplaced === rows.length
-        ? 'No node can be placed on the time axis: no line carries a usable time.'
-        : `${unplaced} of ${rows.length} nodes cannot be placed on the time axis: their lines carry no usable time.`,
+        ? sentence('tl.note.noneUnplaced')
+        : sentence('tl.note.someUnplaced', { n: unplaced, total: rows.length }),
+      true,
     );
-  if (placed.some((r) => r.launchMs === null))
-    notes.push(
-      'Some nodes have times only on worker lines, not on their torchrun lines: their phases cannot be drawn, only the timed events.',
-    );
-  if (!earliest && placed.length)
-    notes.push(
-      'No launch time is known, so the axis counts from the earliest time seen and the limits cannot be drawn.',
-    );
+  if (placed.some((r) => r.launchMs === null)) note(sentence('tl.note.workerTimesOnly'));
+  if (!earliest && placed.length) note(sentence('tl.note.noLaunch'));
   for (const o of job.clockOffsets)
-    if (!o.applied)
-      notes.push(
-        `${o.node}'s clock reads ${o.offsetSeconds > 0 ? 'ahead' : 'behind'} by ${Math.abs(o.offsetSeconds)} s (±${o.boundSeconds} s), not corrected: its row is shifted by that much.`,
-      );
+    if (!o.applied) {
+      const by = { node: o.node, s: String(Math.abs(o.offsetSeconds)), bound: String(o.boundSeconds) };
+      note(sentence(o.offsetSeconds > 0 ? 'tl.note.clockAhead' : 'tl.note.clockBehind', by));
+    }
   if (
     placed.some((r) =>
       [...r.markers, ...r.phases.map((p) => ({ timing: p.endTiming }))].some((x) => x.timing === 'estimated'),
     )
   )
-    notes.push(
-      'Instants drawn with a dashed edge are estimated: their lines carry no time (see each tooltip for how).',
-    );
+    note(sentence('tl.note.estimated'));
 
   return {
     originMs,
@@ -510,52 +478,51 @@ function buildRow(
     let b = bounds.get(e.file);
     if (!b) bounds.set(e.file, (b = boundsOf(byFile.get(e.file) ?? [])));
     const { before, after } = b.around(e.line);
-    let candidate: { ms: number; note: string } | null = null;
+    let candidate: { ms: number; note: Sentence } | null = null;
     const stageBase = baseFor(e.stage ?? null, anchors);
     const stated = statedDurations(e.text)[0];
     if (stated && stageBase) {
       candidate = {
         ms: stageBase.ms + stated.seconds * 1000,
-        note: `No time on this line; placed ${round(stated.seconds)} s after ${stageBase.what} (${clock(stageBase.ms)}), as its text states (“${stated.phrase}”).`,
+        note: sentence('tl.at.stated', {
+          s: round(stated.seconds),
+          base: stageBase.what,
+          clock: clock(stageBase.ms),
+          phrase: stated.phrase,
+        }),
       };
     } else if (e.kind === 'failure' && failureTimeout && e.stage === failureTimeout.stage && stageBase) {
       candidate = {
         ms: stageBase.ms + failureTimeout.s * 1000,
-        note: `No time on this line; placed ${failureTimeout.s} s after ${stageBase.what} (${clock(stageBase.ms)}): the timeout that fired.`,
+        note: sentence('tl.at.timeout', {
+          s: String(failureTimeout.s),
+          base: stageBase.what,
+          clock: clock(stageBase.ms),
+        }),
       };
     } else if (!n.isStoreHost && hostEnd && lostStore(e.id)) {
       candidate = {
         ms: hostEnd.ms,
-        note: `No time on this line; placed when the store host ${hostEnd.node} stopped (${clock(hostEnd.ms)}), which closed this connection.`,
+        note: sentence('tl.at.hostStopped', { host: hostEnd.node, clock: clock(hostEnd.ms) }),
       };
     }
+    const follows = (t: TimedLine): Timed => ({
+      ms: t.ms,
+      timing: 'estimated',
+      note: sentence('tl.at.follows', { where: t.where, clock: clock(t.ms) }),
+    });
+    const precedes = (t: TimedLine): Timed => ({
+      ms: t.ms,
+      timing: 'estimated',
+      note: sentence('tl.at.precedes', { where: t.where, clock: clock(t.ms) }),
+    });
     if (candidate) {
-      if (before && candidate.ms < before.ms)
-        return {
-          ms: before.ms,
-          timing: 'estimated',
-          note: `No time on this line; it follows ${before.where} (${clock(before.ms)}), so it happened then or later.`,
-        };
-      if (after && candidate.ms > after.ms)
-        return {
-          ms: after.ms,
-          timing: 'estimated',
-          note: `No time on this line; it precedes ${after.where} (${clock(after.ms)}), so it happened then or earlier.`,
-        };
+      if (before && candidate.ms < before.ms) return follows(before);
+      if (after && candidate.ms > after.ms) return precedes(after);
       return { ms: candidate.ms, timing: 'estimated', note: candidate.note };
     }
-    if (before)
-      return {
-        ms: before.ms,
-        timing: 'estimated',
-        note: `No time on this line; it follows ${before.where} (${clock(before.ms)}), so it happened then or later.`,
-      };
-    if (after)
-      return {
-        ms: after.ms,
-        timing: 'estimated',
-        note: `No time on this line; it precedes ${after.where} (${clock(after.ms)}), so it happened then or earlier.`,
-      };
+    if (before) return follows(before);
+    if (after) return precedes(after);
     return null;
   };
 
@@ -584,7 +551,7 @@ function buildRow(
       id: launchEvent.id,
       atMs: launchMs,
       timing: derived ? 'derived' : 'line',
-      note: derived ? 'Launch time derived from a wait the text states (see the analysis notes).' : null,
+      note: derived ? sentence('tl.at.launchDerived') : null,
       stage: null,
       evidence: evidenceOf(launchEvent),
       count: 1,
@@ -628,7 +595,7 @@ function buildRow(
   const lastMs = maxOf(instants);
   const lastMarker = markers.filter((m) => m.kind !== 'launch').at(-1);
   const endIsEstimated = lastMarker !== undefined && lastMarker.atMs >= lastMs && lastMarker.timing === 'estimated';
-  const endEv: { ev: TimelineEvidence; timing: Timing; note: string | null } = (() => {
+  const endEv: { ev: TimelineEvidence; timing: Timing; note: Sentence | null } = (() => {
     if (lastMarker && lastMarker.atMs >= lastMs)
       return { ev: lastMarker.evidence, timing: lastMarker.timing, note: lastMarker.note };
     const all = [...byFile.entries()].flatMap(([file, l]) => l.map((t) => ({ ...t, file })));
@@ -639,7 +606,7 @@ function buildRow(
     return { ev: ev ? evidenceOf(ev) : { file: last.file, line: last.line, text: '' }, timing: 'line', note: null };
   })();
 
-  const gaps: string[] = [];
+  const gaps: Sentence[] = [];
   const phases: TimelinePhase[] = [];
   const endedBy = lastMarker && lastMarker.atMs >= lastMs ? lastMarker : undefined;
   const endStage = n.failureStage ?? (endedBy?.kind === 'failure' || endedBy?.kind === 'error' ? endedBy.stage : null);
@@ -650,7 +617,7 @@ function buildRow(
         ? 'exit'
         : 'log-end';
   if (launchMs === null) {
-    gaps.push('Its torchrun lines carry no time, so its phases cannot be drawn; only timed events are shown.');
+    gaps.push(sentence('tl.gap.noLaunch'));
   } else {
     const launchEv = evidenceOf(launchEvent ?? n.events[0]!);
     const launchTiming: Timing = launchEvent?.timeFrom === 'derived' ? 'derived' : 'line';
@@ -668,8 +635,8 @@ function buildRow(
         startEvidence: evidenceOf(n.firstLine),
         endEvidence: launchEv,
         note: activity.length
-          ? `Work before torchrun started: ${activity[0]!.replace(/^\S+Z\s+/, '').slice(0, 120)}`
-          : 'The log starts before torchrun did: the job script was busy first.',
+          ? sentence('tl.prelaunch.work', { text: activity[0]!.replace(/^\S+Z\s+/, '').slice(0, 120) })
+          : sentence('tl.prelaunch.busy'),
       });
     }
     // Each boundary the node reached with a time; the phase before a missing boundary runs to the node's end.
@@ -688,7 +655,7 @@ function buildRow(
       if (readyEv) push('running', readyEv);
       else if (n.events.some((e) => e.kind === 'pg-ready' || e.kind === 'first-step' || e.kind === 'exit')) {
         steps[steps.length - 1]!.kind = 'workers';
-        gaps.push('No timed line says when init_process_group finished: start-up and running are one bar.');
+        gaps.push(sentence('tl.gap.pgUnknown'));
       }
     }
     const exitAt = anchors.exit;
@@ -817,21 +784,22 @@ function boundsOf(list: TimedLine[]): Bounds {
   };
 }
 
-function baseFor(stage: FailureStage | null, a: Anchors): { ms: number; what: string } | null {
-  const pick = (...c: [number | null, string][]) => {
+function baseFor(stage: FailureStage | null, a: Anchors): { ms: number; what: Sentence } | null {
+  const pick = (...c: [number | null, Sentence][]) => {
     const hit = c.find(([ms]) => ms !== null);
     return hit ? { ms: hit[0]!, what: hit[1] } : null;
   };
   if (stage === null) return null;
-  if (RDZV_STAGES.includes(stage)) return pick([a.rdzvBegin, 'the rendezvous began'], [a.launch, 'the launch']);
+  const began = sentence('tl.base.rdzvBegan');
+  if (RDZV_STAGES.includes(stage)) return pick([a.rdzvBegin, began], [a.launch, sentence('tl.base.launch')]);
   switch (stage) {
     case 'rank-assignment':
-      return pick([a.rdzvComplete, 'the rendezvous completed'], [a.rdzvBegin, 'the rendezvous began']);
+      return pick([a.rdzvComplete, sentence('tl.base.rdzvCompleted')], [a.rdzvBegin, began]);
     case 'pg-init':
     case 'comm-init':
-      return pick([a.workersStarted, 'the workers started']);
+      return pick([a.workersStarted, sentence('tl.base.workersStarted')]);
     case 'exit-barrier':
-      return pick([a.exit, 'the workers finished']);
+      return pick([a.exit, sentence('tl.base.workersFinished')]);
     default:
       return null;
   }
@@ -870,18 +838,10 @@ function thresholdLines(
       key,
       ids: [],
       seconds,
-      label: `${seconds} s`,
       kind,
       from,
       clockStarts,
       anchor: job ? 'job' : 'node',
-      anchorText: job
-        ? earliest
-          ? `counted from ${earliest.n.id}'s launch, the earliest`
-          : 'no launch time to count from'
-        : perNode.length
-          ? `counted from each node's ${CLOCK_WORDS[clockStarts]}`
-          : `no node logged “${CLOCK_WORDS[clockStarts]}” with a time`,
       atMs: job && earliest ? earliest.ms + seconds * 1000 : null,
       perNode,
       evidence,
@@ -904,10 +864,6 @@ function thresholdLines(
   for (const s of REFERENCE_SECONDS) {
     const key = `launch:${s}`;
     if (!lines.has(key)) lines.set(key, make(key, s, 'launch', 'reference', 'reference', null));
-  }
-  for (const line of lines.values()) {
-    const names = line.ids.filter((id) => id !== 'recommended' || line.ids.length === 1).map((id) => LIMIT_NAMES[id]);
-    line.label = names.length ? `${names.join(' / ')} ${line.seconds} s` : `${line.seconds} s`;
   }
   return [...lines.values()].sort((a, b) => a.seconds - b.seconds || a.key.localeCompare(b.key));
 }

@@ -6,6 +6,8 @@ export type { Lang, Messages, Params, Value } from './types';
 export type { Catalogue, Key } from './catalogue';
 export { DOMAINS } from './catalogue';
 export { fill, placeholders, t } from './translate';
+export { english, isEnglishOnly, isSentenceKey, saidOf, sentence, SentenceError, sentenceText } from './sentence';
+export type { Sentence, SentenceKey, SentenceValue } from './sentence';
 export type { ValuesOf } from './translate';
 export {
   formatBytes,

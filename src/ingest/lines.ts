@@ -1,5 +1,6 @@
 // The evidence viewer's way into the user's files: windows of lines, read in a worker (lines.worker.ts) from
 // the original File, never the whole file as one string.
+import { sentence, SentenceError, type Sentence } from '../i18n/sentence';
 import type { LineWindow } from './lineWindow';
 
 export type { LineWindow } from './lineWindow';
@@ -21,7 +22,7 @@ export type LinesReply =
   | { type: 'window'; id: number; window: LineWindow }
   | { type: 'found'; id: number; line: number | null; total: number | null }
   | { type: 'member'; id: number; blob: Blob }
-  | { type: 'error'; id: number; message: string };
+  | { type: 'error'; id: number; message: string; sentence?: Sentence };
 
 /**
  * Where a file's lines can be read from. Files dropped as they are have a File of their own; a member of an
@@ -68,8 +69,8 @@ function keyOf(file: Blob): string {
   return key;
 }
 
-function failAll(message: string): void {
-  for (const p of pending.values()) p.reject(new Error(message));
+function failAll(why: Sentence): void {
+  for (const p of pending.values()) p.reject(new SentenceError(why));
   pending.clear();
 }
 
@@ -87,7 +88,7 @@ function getWorker(): Worker {
     event.preventDefault();
     w.terminate();
     if (worker === w) worker = null;
-    failAll(event.message || 'the line reader stopped unexpectedly');
+    failAll(event.message ? sentence('lines.stoppedWhy', { reason: event.message }) : sentence('lines.stopped'));
   };
   worker = w;
   return w;
@@ -121,7 +122,7 @@ function ask(file: Blob, body: Body, signal?: AbortSignal): Promise<LinesReply> 
     pending.set(id, {
       resolve: (r) => {
         signal?.removeEventListener('abort', onAbort);
-        if (r.type === 'error') reject(new Error(r.message));
+        if (r.type === 'error') reject(r.sentence ? new SentenceError(r.sentence) : new Error(r.message));
         else resolve(r);
       },
       reject: (e) => {

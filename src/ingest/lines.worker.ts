@@ -3,6 +3,7 @@
 // into a large file starts near its target instead of at byte 0.
 import { ALL_ANCHORS, recogniseLine } from '../core/index';
 import { anchorRegex } from '../core/lineScanner';
+import { saidOf, sentence, SentenceError, sentenceText } from '../i18n/sentence';
 import { createInputReader } from './archive/index';
 import { CancelledError, findLine, LineIndex, readWindow, type ChunkSource } from './lineWindow';
 import type { LinesReply, LinesRequest } from './lines';
@@ -117,10 +118,8 @@ async function memberOf(file: Blob, name: string, member: string, stop: () => bo
   }
   if (!done && !input.stopped) input.finish();
   if (size > MAX_MEMBER_BYTES)
-    throw new Error(
-      `${member} is larger than ${MAX_MEMBER_BYTES / 1024 / 1024} MiB unpacked; unpack the archive to browse it`,
-    );
-  if (!found && !done) throw new Error(`${member} was not found in ${name}`);
+    throw new SentenceError(sentence('lines.memberTooLarge', { member, mib: String(MAX_MEMBER_BYTES / 1024 / 1024) }));
+  if (!found && !done) throw new SentenceError(sentence('lines.memberMissing', { member, archive: name }));
   return new Blob(parts as BlobPart[]);
 }
 
@@ -171,13 +170,13 @@ scope.onmessage = (event: MessageEvent<LinesRequest>) => {
       if (!cancelled.has(request.id)) await handle(request);
     } catch (error) {
       if (error instanceof CancelledError) return;
-      const message =
-        error instanceof DOMException && error.name === 'NotReadableError'
-          ? 'the file can no longer be read (it was moved, changed or deleted since it was dropped)'
-          : error instanceof Error
-            ? error.message
-            : String(error);
-      reply({ type: 'error', id: request.id, message });
+      const said =
+        error instanceof DOMException && error.name === 'NotReadableError' ? sentence('file.gone') : saidOf(error);
+      reply(
+        typeof said === 'string'
+          ? { type: 'error', id: request.id, message: said }
+          : { type: 'error', id: request.id, message: sentenceText('en', said), sentence: said },
+      );
     } finally {
       cancelled.delete(request.id);
       pending.delete(request.id);

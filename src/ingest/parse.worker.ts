@@ -2,6 +2,7 @@
 // is unpacked member by member as its bytes arrive (see archive/), each member into its own extractor. Extracts go
 // straight to the job worker on the port the pool gave this worker; the page hears only progress and the end.
 import { createInputReader } from './archive/index';
+import { SentenceError } from '../i18n/sentence';
 import type { ParseConnect, ParseReply, ParseRequest, ParseToJob } from './protocol';
 import { unreadableExtract } from './unreadable';
 
@@ -72,7 +73,8 @@ scope.onmessage = (event: MessageEvent<ParseConnect | ParseRequest>) => {
   };
   parse(message, names).then(end, (error: unknown) => {
     // What the file yielded before it failed stays; the failure itself is one more problem file.
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason =
+      error instanceof SentenceError ? error.sentence : error instanceof Error ? error.message : String(error);
     const failed = unreadableExtract(message.name, message.file.size, mtimeOf(message), reason);
     names.push(failed.file);
     toJob({ type: 'extract', taskId: message.taskId, extract: failed });

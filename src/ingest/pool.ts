@@ -2,6 +2,7 @@
 // connected to the job worker (connect()), which receives the extracts; the pool hears progress and each file's end.
 import { appendAll } from '../core/arrays';
 import type { FileExtract } from '../core/model';
+import { sentence } from '../i18n/sentence';
 import type { ParseConnect, ParseReply, ParseRequest } from './protocol';
 import type { InputFile } from './types';
 import { unreadableExtract } from './unreadable';
@@ -136,7 +137,9 @@ export function runPool(initial: InputFile[], listener: PoolListener, options: P
       if (task === undefined || stopped) return;
       busy.delete(worker);
       const input = inputs[task.index]!;
-      const reason = event.message || 'the parser stopped unexpectedly';
+      const reason = event.message
+        ? sentence('file.parserStoppedWhy', { reason: event.message })
+        : sentence('file.parserStopped');
       listener.crashed(
         task.index,
         task.taskId,

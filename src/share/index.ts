@@ -1,6 +1,15 @@
 // Sharing a diagnosis without its logs: a link (`#share=<version>.<payload>`, read in the page, never sent to a
 // server), a Markdown report and the JSON export. Pure TypeScript on top of src/core: no DOM, no Node APIs.
-export { DEFAULT_SHARE_BASE, UPGRADERS, decodeShare, encodeShare, previewShare, shareBase, urlBudget } from './link';
+export {
+  DEFAULT_SHARE_BASE,
+  UPGRADERS,
+  decodeShare,
+  encodeShare,
+  previewShare,
+  shareBase,
+  shareError,
+  urlBudget,
+} from './link';
 export type { Decoded, ShareError, ShareErrorCode, ShareOptions, SharePreview, ShareResult, Upgrader } from './link';
 export type { Dropped, SnapshotOptions } from './build';
 export { DEFAULT_REDACTION } from './redact';

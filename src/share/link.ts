@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import type { Diagnosis } from '../core/findings';
 import type { JobModel } from '../core/model';
+import { sentence, sentenceText, type Sentence } from '../i18n/sentence';
 import { rebuildAdvice } from './advice';
 import { buildWire, leanEvents, type Dropped, type SnapshotOptions } from './build';
 import { MAX_FRAGMENT_CHARS, MAX_INFLATED_BYTES, parseFragment, seal, unpack, type EnvelopeError } from './codec';
@@ -11,7 +12,8 @@ import { UPGRADERS, type Upgrader } from './upgrade';
 import { crossCheck, MAX_NODES, SHARE_VERSION, WireSchema, type Wire } from './wire';
 
 // Share links: make one (redacted, within a size budget, saying what it left out), and read one back —
-// any input, never a throw: a link that cannot be read gets a message a person can act on.
+// any input, never a throw: a link that cannot be read gets a sentence a person can act on (every view words it
+// in its reader's language; `message` is its English).
 
 export const DEFAULT_SHARE_BASE = 'http://127.0.0.1:4173/';
 
@@ -46,10 +48,7 @@ export type ShareResult = ({ ok: true } & SharePreview) | { ok: false; error: Sh
 export function previewShare(job: JobModel, diagnosis: Diagnosis, options: ShareOptions = {}): ShareResult {
   const tooLarge = (): ShareResult => ({
     ok: false,
-    error: {
-      code: 'too-large',
-      message: `This diagnosis (${job.nodes.length} nodes) does not fit in a share link even without per-node events; share the Markdown or JSON export instead.`,
-    },
+    error: shareError('too-large', sentence('link.diagnosisTooLarge', { nodes: String(job.nodes.length) })),
   });
   if (job.nodes.length > MAX_NODES) return tooLarge();
   const base = shareBase(options.base);
@@ -174,24 +173,30 @@ export type ShareErrorCode = EnvelopeError | 'newer-version' | 'older-version' |
 
 export interface ShareError {
   code: ShareErrorCode;
+  /** What is wrong, for the views to word. */
+  sentence: Sentence;
+  /** The sentence in English. */
   message: string;
+}
+
+export function shareError(code: ShareErrorCode, said: Sentence): ShareError {
+  return { code, sentence: said, message: sentenceText('en', said) };
 }
 
 export type Decoded = { ok: true; snapshot: ShareSnapshot } | { ok: false; error: ShareError };
 
 export { UPGRADERS, type Upgrader };
 
-const MESSAGES: Record<Exclude<ShareErrorCode, 'newer-version' | 'older-version' | 'invalid'>, string> = {
-  'not-a-share-link': 'This is not a skewscope share link: it has no “#share=” part.',
-  'bad-version': 'This share link is damaged: “#share=” should be followed by a format number and a dot.',
-  'too-large': 'This link is longer than any share link skewscope makes (over 64 KB), so it was not opened.',
-  'bad-base64':
-    'This share link is damaged: it contains characters a share link never has (was it edited, or re-encoded by a chat tool?).',
-  truncated: 'This share link is incomplete: it was probably cut off when it was copied. Ask for the whole link.',
-  'bad-deflate': 'This share link is damaged: its content cannot be unpacked.',
-  'too-large-inflated': `This share link unpacks to more than ${MAX_INFLATED_BYTES / 1024 / 1024} MB, far more than any diagnosis; it was not opened.`,
-  checksum: 'This share link is damaged: its checksum does not match its content (it was changed after it was made).',
-  'bad-json': 'This share link is damaged: its content is not readable data.',
+const MESSAGES: Record<Exclude<ShareErrorCode, 'newer-version' | 'older-version' | 'invalid'>, Sentence> = {
+  'not-a-share-link': sentence('link.notALink'),
+  'bad-version': sentence('link.badVersion'),
+  'too-large': sentence('link.tooLarge'),
+  'bad-base64': sentence('link.badBase64'),
+  truncated: sentence('link.truncated'),
+  'bad-deflate': sentence('link.badDeflate'),
+  'too-large-inflated': sentence('link.tooLargeInflated', { mb: String(MAX_INFLATED_BYTES / 1024 / 1024) }),
+  checksum: sentence('link.checksum'),
+  'bad-json': sentence('link.badJson'),
 };
 
 export function decodeShare(input: unknown, options: { upgraders?: Upgrader[] } = {}): Decoded {
@@ -200,21 +205,14 @@ export function decodeShare(input: unknown, options: { upgraders?: Upgrader[] } 
     const fragment = parseFragment(input);
     if (!fragment.ok) return fail(fragment.code, MESSAGES[fragment.code]);
     const { version } = fragment;
-    if (version > SHARE_VERSION)
-      return fail(
-        'newer-version',
-        `This link was made by a newer skewscope (share format ${version}); this page reads formats up to ${SHARE_VERSION}. Open it with an up-to-date skewscope.`,
-      );
+    const formats = { version: String(version), reads: String(SHARE_VERSION) };
+    if (version > SHARE_VERSION) return fail('newer-version', sentence('link.newer', formats));
     // The chain of upgrades from the link's format to the current one, known before anything is unpacked.
     const upgraders = options.upgraders ?? UPGRADERS;
     const chain: Upgrader[] = [];
     for (let from = version; from < SHARE_VERSION; from++) {
       const up = upgraders.find((u) => u.from === from);
-      if (!up)
-        return fail(
-          'older-version',
-          `This link uses share format ${version}, which this skewscope no longer reads (it reads ${SHARE_VERSION}).`,
-        );
+      if (!up) return fail('older-version', sentence('link.older', formats));
       chain.push(up);
     }
     const opened = unpack(fragment.payload, chain[0] ? chain[0].dictionary : DICTIONARY_V1);
@@ -228,25 +226,22 @@ export function decodeShare(input: unknown, options: { upgraders?: Upgrader[] } 
     const parsed = v.safeParse(WireSchema, wire);
     if (!parsed.success) return fail('invalid', invalidMessage(parsed.issues[0]));
     const problem = crossCheck(parsed.output);
-    if (problem) return fail('invalid', `This share link's content is not a valid diagnosis: ${problem}.`);
+    if (problem) return fail('invalid', sentence('link.invalid', { detail: problem }));
     const snapshot = expandWire(parsed.output, SHARE_VERSION);
     for (const f of snapshot.findings) {
       for (const a of f.advice) {
         if (!rebuildAdvice(a.id, a.values))
-          return fail(
-            'invalid',
-            `This share link's content is not a valid diagnosis: the “${a.id}” advice of ${f.code} is not one skewscope gives (the link was altered).`,
-          );
+          return fail('invalid', sentence('link.foreignAdvice', { advice: a.id, finding: f.code }));
       }
     }
     return { ok: true, snapshot };
   } catch {
-    return fail('invalid', "This share link's content could not be read as a diagnosis.");
+    return fail('invalid', sentence('link.unreadable'));
   }
 }
 
-function fail(code: ShareErrorCode, message: string): Decoded {
-  return { ok: false, error: { code, message } };
+function fail(code: ShareErrorCode, said: Sentence): Decoded {
+  return { ok: false, error: shareError(code, said) };
 }
 
 const FIELD_NAMES: Record<string, string> = {
@@ -282,8 +277,12 @@ const COLUMN_NAMES: Record<string, string> = {
   e: 'events',
 };
 
-function invalidMessage(issue: v.BaseIssue<unknown> | undefined): string {
-  if (!issue) return "This share link's content is not a valid diagnosis.";
+/**
+ * Which part of a link failed its check and how, in the schema's own words (English, shown as code): what a
+ * maintainer needs to see; the sentence around it says what it means for the reader.
+ */
+function invalidMessage(issue: v.BaseIssue<unknown> | undefined): Sentence {
+  if (!issue) return sentence('link.invalidBare');
   const path = issue.path ?? [];
   const where: string[] = [];
   path.forEach((item, i) => {
@@ -302,7 +301,7 @@ function invalidMessage(issue: v.BaseIssue<unknown> | undefined): string {
   // Our own words (“an unknown finding code”): say what was found.
   else if (issue.kind === 'schema') what = `${what} (${issue.received})`;
   const place = where.length ? `${where.join(', ')}: ` : '';
-  return cap(`This share link's content is not a valid diagnosis: ${place}${what}.`, 240);
+  return sentence('link.invalid', { detail: cap(`${place}${what}`, 186) });
 }
 
 function cap(s: string, max: number): string {

@@ -6,7 +6,8 @@ import { WireV1Schema, type Wire, type WireV1 } from './wire';
 //
 // 1 → 2: format 1 carried the analysis' notes and the failure's reasons as words (in the sender's language),
 // and the timeout that fired without saying where its value came from. Format 2 carries codes with values
-// and the limit's source. A format-1 link's words are kept as they are (code `text`); its limit is the one
+// and the limit's source. A format-1 link's words are kept as they are, in the language they were written in
+// (code `text`, with the link's language: the views mark them so); its limit is the one
 // in force with that value, with the source the limits table gave it. Format 2's commands run as shown, so
 // advice says how it is given: format 1's rdzv_conf was a flag, its upgrade and init_process_group lines knew
 // neither the install nor the backend.
@@ -49,12 +50,12 @@ function v1ToV2(old: unknown): Wire {
             fired && fired[2] !== 'recommendation' ? fired[2] : 'logs',
             fired?.[5] ?? null,
           ],
-      failure[4].map((text) => ['text', { text }]),
+      failure[4].map((text) => ['text', { text, lang: w.w[0] }]),
       failure[5],
       0,
       [],
     ],
-    q: w.q.map((text) => ['text', { text }]),
+    q: w.q.map((text) => ['text', { text, lang: w.w[0] }]),
     F: w.F.map(([code, severity, numbers, nodes, evidence, advice]) => [
       code,
       severity,

@@ -1,7 +1,10 @@
 import type { AppError } from '../state/index';
-import { CoreText, useT } from './i18n';
+import { RawText, useT } from './i18n';
 
-/** A problem outside any one file: what was dropped could not be listed, or the analysis itself failed. */
+/**
+ * A problem outside any one file: what was dropped could not be listed, or the analysis itself failed. The
+ * detail is the browser's or the program's own message (an exception), shown as it is.
+ */
 export function ErrorBanner({ error }: { error: AppError }) {
   const t = useT();
   return (
@@ -10,7 +13,7 @@ export function ErrorBanner({ error }: { error: AppError }) {
       {error.detail && (
         <>
           {' '}
-          <CoreText>{error.detail}</CoreText>
+          <RawText>{error.detail}</RawText>
         </>
       )}
     </p>

@@ -2,7 +2,8 @@
 // card that says which view failed and why, and the rest of the page is still shown. Rendering errors only:
 // event handlers and the workers report their own.
 import { Component, type ReactNode } from 'react';
-import { CoreText, useT } from './i18n';
+import { saidOf } from '../i18n/index';
+import { Said, useT } from './i18n';
 
 export type ViewName =
   | 'verdict'
@@ -53,7 +54,7 @@ function ViewFailed({ view, error, onRetry }: { view: ViewName; error: Error; on
         {t('boundary.title')}: {t(`boundary.view.${view}`)}
       </h2>
       <p>
-        {t('boundary.detail')} <CoreText>{error.message || error.name}</CoreText>
+        {t('boundary.detail')} <Said what={saidOf(error)} />
       </p>
       <button type="button" className="button button--small" onClick={onRetry}>
         {t('boundary.retry')}

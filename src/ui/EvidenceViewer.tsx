@@ -23,9 +23,9 @@ import {
   type LineSource,
   type LineWindow,
 } from '../ingest/lines';
-import { formatNumber } from '../i18n/index';
+import { formatNumber, saidOf, type Sentence } from '../i18n/index';
 import { useAppStore, useViewStore, type EvidenceTarget } from '../state/index';
-import { CoreText, useT } from './i18n';
+import { Said, useT } from './i18n';
 import './evidence.css';
 
 /** Row height in px; `.ev-row` in evidence.css has the same. */
@@ -184,12 +184,12 @@ function MemberView({
   knownLines: number | null;
 }) {
   const t = useT();
-  const [state, setState] = useState<{ blob: Blob } | { error: string } | null>(null);
+  const [state, setState] = useState<{ blob: Blob } | { error: Sentence | string } | null>(null);
   useEffect(() => {
     let live = true;
     readArchiveMember(archive, archiveName, target.file).then(
       (blob) => live && setState({ blob }),
-      (e: unknown) => live && setState({ error: e instanceof Error ? e.message : String(e) }),
+      (e: unknown) => live && setState({ error: saidOf(e) }),
     );
     return () => {
       live = false;
@@ -219,7 +219,7 @@ function Unavailable({
 }: {
   source: Exclude<LineSource, { kind: 'file' }>;
   target: EvidenceTarget;
-  error?: string;
+  error?: Sentence | string;
 }) {
   const t = useT();
   const close = useViewStore((s) => s.closeEvidence);
@@ -232,7 +232,7 @@ function Unavailable({
           {error && (
             <>
               {' '}
-              <CoreText>{error}</CoreText>
+              <Said what={error} />
             </>
           )}
         </p>
@@ -288,7 +288,7 @@ function LinesView({
   const [total, setTotal] = useState<number | null>(knownLines);
   const [active, setActive] = useState(target.line);
   const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Sentence | string | null>(null);
   const [note, setNote] = useState('');
   const [scrollTop, setScrollTop] = useState(0);
   const [viewH, setViewH] = useState(400);
@@ -313,7 +313,7 @@ function LinesView({
     setTotal(t);
   };
   const failed = (e: unknown) => {
-    if (!isAbortError(e)) setError(e instanceof Error ? e.message : String(e));
+    if (!isAbortError(e)) setError(saidOf(e));
   };
 
   useEffect(() => {
@@ -810,7 +810,7 @@ function LinesView({
         <span className="ev-status__note" role="status">
           {error ? (
             <span className="ev-status__error">
-              {t('viewer.readFailed')} <CoreText>{error}</CoreText>
+              {t('viewer.readFailed')} <Said what={error} />
             </span>
           ) : (
             note

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { ProblemCode, ProblemGroup } from '../ingest/index';
 import { folderOf } from '../ingest/index';
 import type { FileRow } from '../state/index';
-import { formatNumber } from '../i18n/index';
+import { formatNumber, type Sentence } from '../i18n/index';
 import { CoreText, useT } from './i18n';
 import { VirtualList } from './VirtualList';
 
@@ -24,7 +24,13 @@ export type { ProblemCode };
 const NAMED = 3;
 const ROW_H = 26;
 
-type Group = Omit<ProblemGroup, 'code'> & { code: ProblemCode | 'cancelled' };
+/** A file's reason: the core's sentence, or (for a cancelled run) our own words, already in the language. */
+type Reason = Sentence | string;
+type Group = Omit<ProblemGroup, 'code' | 'messages' | 'common'> & {
+  code: ProblemCode | 'cancelled';
+  messages: Reason[];
+  common: Reason | null;
+};
 
 /** The cancelled files folded like the others, by folder. */
 function cancelledGroups(t: ReturnType<typeof useT>, unread: FileRow[]): Group[] {
@@ -74,12 +80,12 @@ function Tag({ code }: { code: Group['code'] }) {
   return <span className={code === 'cancelled' ? 'tag' : 'tag tag--warn'}>{t(`problem.${code}`)}</span>;
 }
 
-/** A message the core wrote (English), or one of ours. */
-function Message({ code, text }: { code: Group['code']; text: string }) {
-  return code === 'cancelled' ? <>{text}</> : <CoreText>{text}</CoreText>;
+/** The core's sentence for a file, or one of ours. */
+function Message({ text }: { text: Reason }) {
+  return typeof text === 'string' ? <>{text}</> : <CoreText sentence={text} />;
 }
 
-function OneFile({ code, file, message }: { code: Group['code']; file: string; message: string }) {
+function OneFile({ code, file, message }: { code: Group['code']; file: string; message: Reason }) {
   return (
     <li data-problem={code}>
       <Tag code={code} />
@@ -87,7 +93,7 @@ function OneFile({ code, file, message }: { code: Group['code']; file: string; m
         {file}
       </span>
       <span className="problems__message">
-        <Message code={code} text={message} />
+        <Message text={message} />
       </span>
     </li>
   );
@@ -121,7 +127,7 @@ function Folded({ group }: { group: Group }) {
       </span>
       {group.common && (
         <span className="problems__message">
-          <Message code={code} text={group.common} />
+          <Message text={group.common} />
         </span>
       )}
       {open && (
@@ -140,7 +146,7 @@ function Folded({ group }: { group: Group }) {
               </span>
               {!group.common && (
                 <span className="problems__file-message muted ellipsis">
-                  <Message code={code} text={group.messages[i]!} />
+                  <Message text={group.messages[i]!} />
                 </span>
               )}
             </span>

@@ -92,10 +92,14 @@ function FindingItem({ finding, lags }: { finding: Finding; lags: Props['lags'] 
         <span className={`finding__badge finding__badge--${finding.severity}`}>
           {t(`severity.${finding.severity}`)}
         </span>
-        <strong className="finding__title">{finding.title}</strong>
+        <strong className="finding__title">
+          <Prose text={finding.title} />
+        </strong>
         <code className="finding__code">{finding.code}</code>
       </div>
-      <p className="finding__detail">{finding.detail}</p>
+      <p className="finding__detail">
+        <Prose text={finding.detail} />
+      </p>
       {finding.evidence.length > 0 && <EvidenceLines evidence={finding.evidence.slice(0, 4)} />}
       {finding.code === 'LATE_NODE' && finding.nodes.length > 1 && lags && (
         <LateList nodes={finding.nodes} lags={lags} />

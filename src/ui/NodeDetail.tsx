@@ -82,7 +82,7 @@ export function NodeDetail({
                 <code className="node-ident__value">{h.value}</code>
                 <span className={`node-conf node-conf--${h.confidence}`}>{t(`nodes.conf.${h.confidence}`)}</span>
                 <span className="node-ident__evidence">
-                  <CoreText>{h.evidence}</CoreText>
+                  <CoreText sentence={h.sentence} />
                 </span>
               </li>
             ))}

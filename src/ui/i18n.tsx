@@ -1,9 +1,18 @@
-// The views' way into src/i18n: the language on screen, `t` bound to it, and the one component that shows
-// text the core still writes in English.
+// The views' way into src/i18n: the language on screen, `t` bound to it, and the components that word what the
+// core writes as codes (notes, reasons, sentences).
 import { useMemo, type ReactNode } from 'react';
 import { noteText, reasonText } from '../core/notesText';
 import type { Note, Reason } from '../core/model';
-import { t as translate, type Key, type Lang, type ValuesOf } from '../i18n/index';
+import {
+  isEnglishOnly,
+  LANG_TAG,
+  sentenceText,
+  t as translate,
+  type Key,
+  type Lang,
+  type Sentence,
+  type ValuesOf,
+} from '../i18n/index';
 import { useAppStore } from '../state/index';
 
 export type T = (<K extends Key>(key: K, ...values: ValuesOf<K>) => string) & { lang: Lang };
@@ -25,17 +34,40 @@ export function useT(): T {
 }
 
 /**
- * Sentences the core writes in English today (file problems, timeline notes, identity hints, the words of
- * notes from share links of format 1), shown as they are and marked as English for screen readers. The core is
- * moving these to codes with values whose words live in src/i18n; when it does, this component renders them
- * through `t` and the e2e language walk stops skipping `[data-core-text]`.
+ * A sentence core, ingest or share wrote as a code with values (why a file was set aside, how the timeline
+ * placed an instant, why files are a node, what is wrong with a link), worded in the language on screen; what
+ * it quotes between backticks (a command, a library's or the browser's own words) is code. Words that exist
+ * only in English — the notes of a share link of format 1, the problems of a digest made before sentences —
+ * are shown as they are, marked `lang="en"`.
  */
-export function CoreText({ children, className }: { children: string; className?: string }) {
+export function CoreText({ sentence, className }: { sentence: Sentence; className?: string }) {
+  const lang = useLang();
   return (
-    <span className={className ? `core-text ${className}` : 'core-text'} data-core-text="" lang="en">
-      {children}
+    <span
+      className={className ? `core-text ${className}` : 'core-text'}
+      lang={isEnglishOnly(sentence) ? 'en' : undefined}
+    >
+      <Prose text={sentenceText(lang, sentence)} />
     </span>
   );
+}
+
+/**
+ * What a program said in its own words — an exception's message, the browser's reason for not reading a file:
+ * not ours to translate, so shown as it is, as code (in whatever language the browser wrote it).
+ */
+export function RawText({ children }: { children: string }) {
+  return <code className="raw-text">{children}</code>;
+}
+
+/** A failure the views word themselves: its message is already in the language on screen. */
+export class WordedError extends Error {
+  override name = 'WordedError';
+}
+
+/** What went wrong: our sentence, worded; or a program's own words, as code (see `saidOf`). */
+export function Said({ what }: { what: Sentence | string }) {
+  return typeof what === 'string' ? <RawText>{what}</RawText> : <CoreText sentence={what} />;
 }
 
 const TAGS = /<(b|c|k|em)>(.*?)<\/\1>/g;
@@ -85,6 +117,13 @@ export function Prose({ text }: { text: string }) {
 export function AnalysisText({ item, kind }: { item: Note | Reason; kind: 'note' | 'reason' }) {
   const lang = useLang();
   const text = kind === 'note' ? noteText(lang, item as Note) : reasonText(lang, item as Reason);
-  // A note that arrived as words only (a share link of format 1) is the English it was written in.
-  return item.code === 'text' ? <CoreText>{text}</CoreText> : <>{text}</>;
+  if (item.code !== 'text') return <>{text}</>;
+  // A note that arrived as words only — a share link of format 1 — stays in the language its sender wrote it
+  // in (the link says which; English when it does not), marked so for screen readers and the reader's browser.
+  const written = item.values.lang === 'zh' ? 'zh' : 'en';
+  return (
+    <span className="core-text" lang={LANG_TAG[written]}>
+      {text}
+    </span>
+  );
 }

@@ -1,4 +1,6 @@
 import * as v from 'valibot';
+import { sentence, sentenceText, type Sentence } from '../../i18n/sentence';
+import { fileProblem } from '../fileProblem';
 import type { FileExtract } from '../model';
 import { crc32Hex } from './crc';
 import { DIGEST_FORMAT, DIGEST_VERSION, type Digest } from './format';
@@ -9,7 +11,9 @@ import { DigestSchema } from './schema';
 
 export type DigestError = 'damaged' | 'newer-version' | 'older-version' | 'changed' | 'invalid';
 
-export type DecodedDigest = { ok: true; digest: Digest } | { ok: false; code: DigestError; message: string };
+export type DecodedDigest =
+  | { ok: true; digest: Digest }
+  | { ok: false; code: DigestError; sentence: Sentence; /** The sentence in English. */ message: string };
 
 /** JSON whitespace, and a byte-order mark, may come before the first member. */
 const HEAD = /^\uFEFF?\s*\{\s*"format"\s*:\s*"skewscope-digest"/;
@@ -34,8 +38,8 @@ export function sniffDigest(head: Uint8Array): 'yes' | 'no' | 'more' {
   return HEAD_TEXT.startsWith(compact) && n === head.length ? 'more' : 'no';
 }
 
-function fail(code: DigestError, message: string): DecodedDigest {
-  return { ok: false, code, message };
+function fail(code: DigestError, said: Sentence): DecodedDigest {
+  return { ok: false, code, sentence: said, message: sentenceText('en', said) };
 }
 
 const isObj = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
@@ -66,46 +70,40 @@ export function decodeDigest(text: string, name: string): DecodedDigest {
     doc = JSON.parse(text);
   } catch {
     const cut = opensLeft(text);
-    return fail(
-      'damaged',
-      cut
-        ? `${name} is a skewscope digest cut short (its JSON ends early): copy it again`
-        : `${name} is a damaged skewscope digest (its JSON does not parse)`,
-    );
+    return fail('damaged', sentence(cut ? 'digest.cut' : 'digest.damaged', { file: name }));
   }
-  if (!isObj(doc) || doc.format !== DIGEST_FORMAT)
-    return fail('invalid', `${name} starts like a skewscope digest but is not one`);
+  if (!isObj(doc) || doc.format !== DIGEST_FORMAT) return fail('invalid', sentence('digest.notOne', { file: name }));
   const version = doc.version;
-  const producer = typeof doc.producer === 'string' ? doc.producer.slice(0, 64) : 'an unknown skewscope';
+  const producer = typeof doc.producer === 'string' ? doc.producer.slice(0, 64) : null;
   if (typeof version !== 'number' || !Number.isInteger(version) || version < 1)
-    return fail('invalid', `${name} is a skewscope digest without a valid format number`);
+    return fail('invalid', sentence('digest.noVersion', { file: name }));
+  const formats = { file: name, version: String(version), reads: String(DIGEST_VERSION) };
   if (version > DIGEST_VERSION)
     return fail(
       'newer-version',
-      `${name} is a digest of format ${version}, made by ${producer}; this skewscope reads digest format ${DIGEST_VERSION}: update skewscope to analyse it`,
+      producer === null ? sentence('digest.newerUnknown', formats) : sentence('digest.newer', { ...formats, producer }),
     );
-  if (version < DIGEST_VERSION)
-    return fail(
-      'older-version',
-      `${name} is a digest of format ${version}, which this skewscope no longer reads (it reads ${DIGEST_VERSION}); make it again`,
-    );
+  if (version < DIGEST_VERSION) return fail('older-version', sentence('digest.older', formats));
   const { check, ...body } = doc;
-  if (typeof check !== 'string')
-    return fail('invalid', `${name} is a skewscope digest without its checksum (it was cut or edited)`);
+  if (typeof check !== 'string') return fail('invalid', sentence('digest.noCheck', { file: name }));
   if (!sealedAsMade(text, check) && crc32Hex(JSON.stringify(body)) !== check)
-    return fail(
-      'changed',
-      `${name} was changed after skewscope made it (its checksum does not match its content); it was not analysed`,
-    );
+    return fail('changed', sentence('digest.changed', { file: name }));
   const lines = body.lines === true;
   if (Array.isArray(body.files)) body.files = body.files.map((x) => unpackExtract(x, lines));
   const parsed = v.safeParse(DigestSchema, { ...body, check });
-  if (!parsed.success)
-    return fail('invalid', `${name} is not a valid skewscope digest: ${issueText(parsed.issues[0])}`);
+  if (!parsed.success) {
+    const detail = issueText(parsed.issues[0]);
+    return fail(
+      'invalid',
+      detail === null
+        ? sentence('digest.invalidShape', { file: name })
+        : sentence('digest.invalid', { file: name, detail }),
+    );
+  }
   const digest = parsed.output as unknown as Digest;
   const names = new Set<string>();
   for (const x of digest.files) {
-    if (names.has(x.file)) return fail('invalid', `${name} is not a valid skewscope digest: it holds ${x.file} twice`);
+    if (names.has(x.file)) return fail('invalid', sentence('digest.twice', { file: name, member: x.file }));
     names.add(x.file);
   }
   return { ok: true, digest };
@@ -120,9 +118,12 @@ function sealedAsMade(text: string, check: string): boolean {
   return crc32Hex(text.slice(0, text.length - tail.length + m.index) + '}') === check;
 }
 
-/** Where in the digest, in words: `files[2].streams[0].events[5].kind: an unknown event kind`. */
-function issueText(issue: v.BaseIssue<unknown> | undefined): string {
-  if (!issue) return 'its content does not match the digest format';
+/**
+ * Where in the digest, and the schema's words for what is wrong there (shown as code):
+ * `files[2].streams[0].events[5].kind: an unknown event kind`.
+ */
+function issueText(issue: v.BaseIssue<unknown> | undefined): string | null {
+  if (!issue) return null;
   let where = '';
   for (const item of issue.path ?? []) {
     const key = item.key;
@@ -136,7 +137,7 @@ function issueText(issue: v.BaseIssue<unknown> | undefined): string {
 }
 
 /** A digest file that cannot be read, as the job lists it: with what is wrong with it. */
-export function digestProblem(name: string, bytes: number, mtimeMs: number | null, message: string): FileExtract {
+export function digestProblem(name: string, bytes: number, mtimeMs: number | null, why: Sentence): FileExtract {
   return {
     file: name,
     bytes,
@@ -145,6 +146,6 @@ export function digestProblem(name: string, bytes: number, mtimeMs: number | nul
     invalidUtf8: false,
     mtimeMs,
     streams: [],
-    problem: { code: 'unreadable', message: `${message}.` },
+    problem: fileProblem('unreadable', sentence('said.end', { what: why })),
   };
 }

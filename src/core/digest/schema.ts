@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { english, isSentenceKey, type Sentence, type SentenceKey } from '../../i18n/sentence';
 import { CATALOGUE } from '../catalogue';
 import type {
   Clock,
@@ -99,6 +100,16 @@ const Word = v.custom<string>(
   'an id that is not a plain word',
 );
 
+/** A number a sentence is filled with (counts, sizes): finite. */
+const Num = v.custom<number>((x) => typeof x === 'number' && Number.isFinite(x), 'expected a finite number');
+const SentenceKeyOf = v.custom<SentenceKey>(isSentenceKey, 'a sentence this skewscope does not know');
+/** A sentence whose values are text, numbers or sentences `deeper` levels down (none nest further today). */
+function sentenceSchema(deeper: number): v.GenericSchema<Sentence> {
+  const value = deeper > 0 ? v.union([Str(4096), Num, sentenceSchema(deeper - 1)]) : v.union([Str(4096), Num]);
+  return v.looseObject({ key: SentenceKeyOf, values: v.pipe(v.record(Key, value), v.maxEntries(16)) });
+}
+const SentenceSchema = sentenceSchema(3);
+
 const ClockSchema = v.looseObject({
   source: Str(64),
   text: Str(256),
@@ -137,12 +148,20 @@ const EventSchema = v.looseObject({
   confidence: v.optional(v.literal('low')),
 });
 
-const HintSchema = v.looseObject({
-  kind: v.picklist(HINT_KINDS, 'an unknown identity kind'),
-  value: Str(),
-  evidence: Str(),
-  confidence: v.picklist(['high', 'medium', 'low'], 'an unknown confidence'),
-});
+/** A sentence a digest carries with its English words: a digest made before sentences, or by a newer skewscope
+ * that says what this one cannot word, falls back to those words (shown as they are). */
+const sentenceOr = (x: unknown, words: string): Sentence => (v.is(SentenceSchema, x) ? x : english(words));
+
+const HintSchema = v.pipe(
+  v.looseObject({
+    kind: v.picklist(HINT_KINDS, 'an unknown identity kind'),
+    value: Str(),
+    sentence: v.optional(v.unknown()),
+    evidence: Str(),
+    confidence: v.picklist(['high', 'medium', 'low'], 'an unknown confidence'),
+  }),
+  v.transform((h) => ({ ...h, sentence: sentenceOr(h.sentence, h.evidence) })),
+);
 
 const EdgeLine = v.nullable(v.looseObject({ line: Count, text: Str(), clocks: Clocks }));
 
@@ -174,7 +193,14 @@ export const FileExtractSchema = v.looseObject({
   ),
   streams: List(StreamSchema, 1 << 16),
   problem: v.nullable(
-    v.looseObject({ code: v.picklist(PROBLEM_CODES, 'an unknown problem code'), message: Str(4096) }),
+    v.pipe(
+      v.looseObject({
+        code: v.picklist(PROBLEM_CODES, 'an unknown problem code'),
+        message: Str(4096),
+        sentence: v.optional(v.unknown()),
+      }),
+      v.transform((p) => ({ ...p, sentence: sentenceOr(p.sentence, p.message) })),
+    ),
   ),
 });
 

@@ -1,3 +1,4 @@
+import { sentence, type Sentence } from '../../i18n/sentence';
 import type { FileExtract } from '../model';
 import { decodeDigest, digestProblem, sniffDigest } from './decode';
 import { MAX_DIGEST_FILE_BYTES } from './format';
@@ -60,9 +61,9 @@ export class DigestSniffer {
 
   private decode(): { extracts: FileExtract[]; self: FileExtract } {
     const { file, bytes, mtimeMs } = this;
-    let message: string;
+    let why: Sentence;
     if (bytes > MAX_DIGEST_FILE_BYTES) {
-      message = `${file} is larger than any skewscope digest (over ${MAX_DIGEST_FILE_BYTES / 1024 / 1024} MiB); it was not read`;
+      why = sentence('digest.tooLarge', { file, mib: String(MAX_DIGEST_FILE_BYTES / 1024 / 1024) });
     } else {
       const text = new TextDecoder().decode(concat(this.chunks ?? []));
       const pieces = digestLines(text);
@@ -79,18 +80,18 @@ export class DigestSniffer {
       if (pieces.length === 1) {
         const decoded = decodeDigest(text, file);
         if (decoded.ok) return { extracts: decoded.digest.files, self };
-        message = decoded.message;
+        why = decoded.sentence;
       } else {
         // Several digests, one per line: each is read (or refused) on its own.
         const extracts = pieces.flatMap(({ line, text: one }) => {
           const name = `${file}:${line}`;
           const decoded = decodeDigest(one, name);
-          return decoded.ok ? decoded.digest.files : [digestProblem(name, one.length, mtimeMs, decoded.message)];
+          return decoded.ok ? decoded.digest.files : [digestProblem(name, one.length, mtimeMs, decoded.sentence)];
         });
         return { extracts, self };
       }
     }
-    const self = digestProblem(file, bytes, mtimeMs, message);
+    const self = digestProblem(file, bytes, mtimeMs, why);
     return { extracts: [self], self };
   }
 }

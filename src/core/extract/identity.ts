@@ -1,6 +1,7 @@
 import { ENTRY } from '../catalogue';
 import type { IdentityField } from '../catalogue';
-import { hostFromNodeId } from '../identity';
+import { sentence, type Sentence } from '../../i18n/sentence';
+import { hint, hostFromNodeId } from '../identity';
 import type { IdentityHint, LogEvent } from '../model';
 import type { StreamState } from './stream';
 
@@ -27,19 +28,20 @@ function read(rule: IdentityField, e: LogEvent): string | null {
   }
 }
 
-function evidenceOf(rule: IdentityField, e: LogEvent, value: string): string {
-  const line = rule.field === 'rdzv_configs' ? (e.blockLines?.rdzv_configs?.line ?? e.line) : e.line;
+function evidenceOf(rule: IdentityField, e: LogEvent, value: string): Sentence {
+  // Line numbers as written (`line 1234`), not grouped like counts.
+  const line = String(rule.field === 'rdzv_configs' ? (e.blockLines?.rdzv_configs?.line ?? e.line) : e.line);
   const raw = e.fields[rule.field] ?? '';
   const shown = raw.length > 80 ? raw.slice(0, 80) + '…' : raw;
   switch (rule.read) {
     case 'c10d-node-id':
-      return `line ${line}: node id '${raw}'`;
+      return sentence('hint.nodeId', { line, id: raw });
     case 'rdzv-rank':
-      return `line ${line}: rdzv_configs ${shown} (static --node_rank)`;
+      return sentence('hint.rdzvRank', { line, configs: shown });
     case 'node-rank-flag':
-      return `line ${line}: torchrun --node_rank=${value}`;
+      return sentence('hint.nodeRankFlag', { line, value });
     default:
-      return `line ${line}: ${rule.field}=${shown} (${e.id})`;
+      return sentence('hint.field', { line, field: rule.field, value: shown, entry: e.id });
   }
 }
 
@@ -59,23 +61,22 @@ export function contentHints(s: StreamState): IdentityHint[] {
     for (const rule of fx.identity ?? []) {
       const value = read(rule, e);
       if (value === null) continue;
-      if (!rule.onlyIfSole) add({ kind: rule.kind, value, evidence: evidenceOf(rule, e, value), confidence: 'high' });
+      if (!rule.onlyIfSole) add(hint(rule.kind, value, evidenceOf(rule, e, value), 'high'));
       else {
         const k = `${e.id}:${rule.field}`;
         const got = sole.get(k) ?? [];
-        if (!got.some((h) => h.value === value))
-          got.push({ kind: rule.kind, value, evidence: evidenceOf(rule, e, value), confidence: 'medium' });
+        if (!got.some((h) => h.value === value)) got.push(hint(rule.kind, value, evidenceOf(rule, e, value), 'medium'));
         sole.set(k, got);
       }
     }
     if (fx.store === 'hosts')
-      add({ kind: 'store-host', value: 'store', evidence: `line ${e.line}: ${brief(e.text)}`, confidence: 'high' });
+      add(hint('store-host', 'store', sentence('hint.line', { line: String(e.line), text: brief(e.text) }), 'high'));
   }
   for (const got of sole.values()) if (got.length === 1) add(got[0]!);
   // A host named on the lines (NCCL's `host:pid:tid`) when it is the only one: one file, one node.
   if (s.prefixHosts.size === 1) {
     const [host, n] = [...s.prefixHosts][0]!;
-    add({ kind: 'hostname', value: host, evidence: `${n} NCCL lines name host ${host}`, confidence: 'medium' });
+    add(hint('hostname', host, sentence('hint.ncclHost', { n, host }), 'medium'));
   }
   return hints;
 }

@@ -1,7 +1,8 @@
 import { CATALOGUE, ENTRY, isLauncherText, isTorchEvidence, type CatalogueEntry } from '../catalogue';
 import { DigestSniffer } from '../digest';
 import { MAX_ERROR_FILE_BYTES, isErrorFile, readErrorFile } from '../errorFile';
-import { hintsFromPath, hostFromNodeId } from '../identity';
+import { sentence } from '../../i18n/sentence';
+import { hint, hintsFromPath, hostFromNodeId } from '../identity';
 import { LineScanner, streamLabelProbe, type ScannedLine } from '../lineScanner';
 import type { FailureStage, FileExtract, IdentityHint, LogEvent, StreamExtract } from '../model';
 import { WrapperMemory, parsePrefixes, type ParsedLine } from '../prefixes';
@@ -406,19 +407,9 @@ function finishStreams(file: string, states: StreamState[]): StreamExtract[] {
 function labelHints(file: string, s: StreamState): IdentityHint[] {
   if (s.x.stream === '') return [];
   const hints: IdentityHint[] = [];
-  if (s.hostKey)
-    hints.push({
-      kind: 'hostname',
-      value: s.x.stream,
-      evidence: `line prefix "${s.x.stream}" in ${file}`,
-      confidence: 'medium',
-    });
-  hints.push({
-    kind: 'label',
-    value: `${file}#${s.x.stream}`,
-    evidence: `line label "${s.x.stream}:" in ${file}`,
-    confidence: 'high',
-  });
+  const label = s.x.stream;
+  if (s.hostKey) hints.push(hint('hostname', label, sentence('hint.linePrefix', { label, file }), 'medium'));
+  hints.push(hint('label', `${file}#${label}`, sentence('hint.lineLabel', { label, file }), 'high'));
   return hints;
 }
 

@@ -1,3 +1,5 @@
+import { sentence } from '../../i18n/sentence';
+import { hint } from '../identity';
 import type { FileExtract, IdentityHint, StreamExtract } from '../model';
 
 // Files → nodes. A node may come as several files (console + --log-dir per-rank files, stdout + stderr);
@@ -80,7 +82,7 @@ export function groupStreams(
     if (!g) {
       g = {
         streams: [],
-        identity: [{ kind: 'name', value: target, evidence: `set by hand for ${s.file}`, confidence: 'high' }],
+        identity: [hint('name', target, sentence('hint.byHand', { file: s.file }), 'high')],
       };
       groups.push(g);
       named.set(target.toLowerCase(), g);

@@ -83,8 +83,9 @@ export function mixedJobsOf(runs: Runs, groups: NodeGroup[], ids: string[]): Mix
   return { by: ids2.size > 1 ? 'run-id' : 'endpoint', groups: out.filter((g) => g.nodes.length > 0) };
 }
 
+/** A run as torchrun's own flags name it (`rdzv_id=trainjob-b, rdzv_endpoint=node0:29600`): the same in every language. */
 function describe(k: RunKey): string {
-  return [k.runId ? `rdzv id ${k.runId}` : null, k.endpoint ? `endpoint ${k.endpoint}` : null]
+  return [k.runId ? `rdzv_id=${k.runId}` : null, k.endpoint ? `rdzv_endpoint=${k.endpoint}` : null]
     .filter(Boolean)
     .join(', ');
 }

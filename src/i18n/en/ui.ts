@@ -262,7 +262,10 @@ export const ui = {
   'timeline.tag.host': 'host',
   'timeline.zoomNode': 'Zoom to {node}',
   'timeline.notPlaced': 'Not placed:',
+  'timeline.unplaced.sep': ': ',
   'timeline.says': 'Its text says:',
+  'timeline.lane.rank': 'rank {n}',
+  'timeline.lane.localRank': 'local rank {n}',
   'timeline.runsInto': 'Its failure runs into:',
   'timeline.gap.noLaunch':
     'Its torchrun lines carry no time, so its phases cannot be drawn; its timed events are marked.',
@@ -596,22 +599,6 @@ export const ui = {
   'share.preview.findings': 'Findings ({n})',
   'share.preview.evidence': 'Evidence lines ({n})',
   'share.preview.noEvidence': 'No log lines are in the link.',
-  'shareError.not-a-share-link': 'This is not a skewscope share link: it has no “#share=” part.',
-  'shareError.bad-version': 'This share link is damaged: “#share=” should be followed by a format number and a dot.',
-  'shareError.too-large':
-    'This diagnosis does not fit in a share link (or the link is longer than any skewscope makes); share the Markdown or JSON export instead.',
-  'shareError.bad-base64':
-    'This share link is damaged: it contains characters a share link never has (was it edited, or re-encoded by a chat tool?).',
-  'shareError.truncated':
-    'This share link is incomplete: it was probably cut off when it was copied. Ask for the whole link.',
-  'shareError.bad-deflate': 'This share link is damaged: its content cannot be unpacked.',
-  'shareError.too-large-inflated': 'This share link unpacks to far more than any diagnosis; it was not opened.',
-  'shareError.checksum':
-    'This share link is damaged: its checksum does not match its content (it was changed after it was made).',
-  'shareError.bad-json': 'This share link is damaged: its content is not readable data.',
-  'shareError.newer-version': 'This link was made by a newer skewscope; open it with an up-to-date skewscope.',
-  'shareError.older-version': 'This link uses a share format this skewscope no longer reads.',
-  'shareError.invalid': 'This share link’s content is not a valid diagnosis (it was altered or damaged).',
 
   // Exports
   'exports.label': 'Share and export',

@@ -4,7 +4,9 @@
 // Pure TypeScript (no DOM, no Node APIs): the parse worker and the CLI both use it.
 import { Gunzip, Unzip, UnzipInflate, type UnzipDecoderConstructor, type UnzipFile } from 'fflate';
 import { createExtractor, type Extractor } from '../../core/index';
+import { fileProblem } from '../../core/fileProblem';
 import type { FileExtract, FileProblem } from '../../core/model';
+import { sentence, SentenceError, type Sentence } from '../../i18n/sentence';
 import { TarError, TarReader, type TarHandler } from './tar';
 
 export type InputKind = 'plain' | 'gz' | 'tar' | 'tar.gz' | 'zip';
@@ -82,11 +84,11 @@ const ZIP_METHODS: Record<number, string> = {
   93: 'Zstandard',
   95: 'xz',
   98: 'PPMd',
-  99: 'AES encryption',
+  99: 'AES',
 };
 
-class BombError extends Error {}
-class ArchiveError extends Error {}
+class BombError extends SentenceError {}
+class ArchiveError extends SentenceError {}
 
 export function bytesText(n: number): string {
   if (n < 1024) return `${n} B`;
@@ -141,16 +143,18 @@ function deliver(data: Uint8Array, account: Account, sink: (piece: Uint8Array) =
   }
 }
 
-/** What a decompressor's or the tar reader's complaint means for the person who dropped the file. */
-function damage(archive: string, error: unknown, consumed: number): string {
+/**
+ * What a decompressor's or the tar reader's complaint means for the person who dropped the file. fflate's own
+ * words for what it does not name here are passed on as they are (shown as code).
+ */
+function damage(archive: string, error: unknown, consumed: number): Sentence {
+  if (error instanceof TarError) return sentence('archive.damaged', { archive, what: error.sentence });
+  if (error instanceof ArchiveError) return error.sentence;
   const message = error instanceof Error ? error.message : String(error);
-  if (error instanceof TarError) return `${archive} is damaged: ${message}`;
-  if (error instanceof ArchiveError) return message;
-  if (message === 'unexpected EOF')
-    return `${archive} is cut short: its compressed data ends early (after ${bytesText(consumed)})`;
-  if (message === 'invalid gzip data') return `${archive} is not gzip-compressed data (its header is wrong)`;
-  if (message === 'invalid zip data') return `${archive} is cut short or damaged (invalid zip data)`;
-  return `${archive} is damaged: ${message} (after ${bytesText(consumed)} of compressed data)`;
+  if (message === 'unexpected EOF') return sentence('archive.cutShort', { archive, bytes: bytesText(consumed) });
+  if (message === 'invalid gzip data') return sentence('archive.notGzip', { archive });
+  if (message === 'invalid zip data') return sentence('archive.badZip', { archive });
+  return sentence('archive.damagedRaw', { archive, message, bytes: bytesText(consumed) });
 }
 
 interface Account {
@@ -217,7 +221,7 @@ class Member {
   private nestedFailed(error: unknown): void {
     // A bomb stops the whole archive; a damaged member inside it is that member's problem only.
     if (error instanceof BombError) throw error;
-    this.problem = { code: 'archive-error', message: damage(this.gzName!, error, this.nestedIn) };
+    this.problem = fileProblem('archive-error', damage(this.gzName!, error, this.nestedIn));
   }
 
   private toExtractor(chunk: Uint8Array): void {
@@ -334,7 +338,7 @@ class Reader implements InputReader, Account {
       if (this.unzip) {
         this.unzip.push(EMPTY, true);
         if (this.member)
-          throw new ArchiveError(`${this.name} is cut short: it ends in the middle of ${this.member.file}`);
+          throw new ArchiveError(sentence('archive.endsInMember', { archive: this.name, member: this.member.file }));
         if (this.zipEntries === 0) throw new ArchiveError(this.notAZip());
       }
       const member = this.member;
@@ -344,10 +348,12 @@ class Reader implements InputReader, Account {
       // A tar of folders only, a zip of macOS metadata: the input is still listed, with the reason.
       if (this.emitted === 0)
         this.emit(
-          inputProblem(this.name, this.read, this.options.mtimeMs, {
-            code: 'empty',
-            message: `${this.name} holds no files to read (only folders, links or metadata).`,
-          }),
+          inputProblem(
+            this.name,
+            this.read,
+            this.options.mtimeMs,
+            fileProblem('empty', sentence('archive.noFiles', { archive: this.name })),
+          ),
         );
     } catch (error) {
       this.fail(error);
@@ -360,20 +366,27 @@ class Reader implements InputReader, Account {
     const read = Math.max(1, this.consumed);
     if (this.inflatedBytes > maxInflatedBytes)
       throw new BombError(
-        `${this.name} inflates past ${bytesText(maxInflatedBytes)} (from ${bytesText(read)} read), more than a log archive should hold; reading stopped there`,
+        sentence('archive.inflatesPast', {
+          archive: this.name,
+          max: bytesText(maxInflatedBytes),
+          read: bytesText(read),
+        }),
       );
     if (this.inflatedBytes > ratioAfterBytes && this.inflatedBytes > maxRatio * read)
       throw new BombError(
-        `${this.name} inflates ${Math.round(this.inflatedBytes / read)}:1 (${bytesText(this.inflatedBytes)} from ${bytesText(read)} read), far beyond what logs compress to: a decompression bomb; reading stopped`,
+        sentence('archive.bombRatio', {
+          archive: this.name,
+          ratio: String(Math.round(this.inflatedBytes / read)),
+          inflated: bytesText(this.inflatedBytes),
+          read: bytesText(read),
+        }),
       );
   }
 
   private open(file: string, mtimeMs: number | null, gzName: string | null): Member {
     this.members += 1;
     if (this.members > this.limits.maxMembers)
-      throw new BombError(
-        `${this.name} holds more than ${this.limits.maxMembers.toLocaleString('en')} files; reading stopped there`,
-      );
+      throw new BombError(sentence('archive.tooMany', { archive: this.name, max: this.limits.maxMembers }));
     return new Member(file, mtimeMs, gzName, this, this.options.tap);
   }
 
@@ -402,13 +415,11 @@ class Reader implements InputReader, Account {
     this.member = null;
     let problem: FileProblem;
     if (error instanceof BombError) {
-      problem = { code: 'bomb', message: member ? `Not analysed: ${error.message}.` : `${error.message}.` };
+      problem = fileProblem('bomb', sentence(member ? 'archive.notAnalysed' : 'said.end', { what: error.sentence }));
     } else {
-      const message = damage(this.name, error, this.consumed);
-      problem = {
-        code: 'archive-error',
-        message: member && this.kind !== 'gz' && this.kind !== 'plain' ? `Not analysed: ${message}.` : `${message}.`,
-      };
+      const what = damage(this.name, error, this.consumed);
+      const inside = member && this.kind !== 'gz' && this.kind !== 'plain';
+      problem = fileProblem('archive-error', sentence(inside ? 'archive.notAnalysed' : 'said.end', { what }));
     }
     if (member) this.emit(member.abort(problem));
     else this.emit(inputProblem(this.name, this.read, this.options.mtimeMs, problem));
@@ -434,10 +445,14 @@ class Reader implements InputReader, Account {
     const unsupported = ZIP_METHODS[file.compression];
     if (member && unsupported) {
       this.emit(
-        member.abort({
-          code: 'archive-error',
-          message: `Not analysed: this file is compressed with ${unsupported} (ZIP method ${file.compression}), which skewscope cannot read here; extract it first.`,
-        }),
+        member.abort(
+          fileProblem(
+            'archive-error',
+            file.compression === 99
+              ? sentence('archive.zipEncrypted', { code: String(file.compression) })
+              : sentence('archive.zipMethod', { method: unsupported, code: String(file.compression) }),
+          ),
+        ),
       );
     }
     if (!member || unsupported) {
@@ -450,7 +465,7 @@ class Reader implements InputReader, Account {
     }
     if (file.compression !== 0 && file.compression !== 8)
       throw new ArchiveError(
-        `${this.name} uses ZIP compression method ${file.compression} for ${file.name}, which skewscope cannot read`,
+        sentence('archive.zipMethodOf', { archive: this.name, code: String(file.compression), member: file.name }),
       );
     this.member = member;
     file.ondata = (error, data, final) => {
@@ -474,13 +489,13 @@ class Reader implements InputReader, Account {
       throw new ArchiveError(this.notAZip());
   }
 
-  private notAZip(): string {
+  private notAZip(): Sentence {
     const h = this.zipHead;
+    const archive = this.name;
     if (this.zipHeadFill === 4 && h[0] === 0x50 && h[1] === 0x4b && h[2] === 5 && h[3] === 6)
-      return `${this.name} is an empty zip archive`;
-    if (this.zipHeadFill >= 2 && h[0] === 0x1f && h[1] === 0x8b)
-      return `${this.name} is not a zip archive but gzip data; rename it to .gz (or .tar.gz)`;
-    return `${this.name} is not a zip archive (no file entries were found in it)`;
+      return sentence('archive.emptyZip', { archive });
+    if (this.zipHeadFill >= 2 && h[0] === 0x1f && h[1] === 0x8b) return sentence('archive.gzipNotZip', { archive });
+    return sentence('archive.notZip', { archive });
   }
 }
 

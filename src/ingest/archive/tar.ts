@@ -3,6 +3,8 @@
 // Reads POSIX ustar (with its name prefix), GNU tar (`././@LongLink` long names, base-256 sizes) and pax
 // (`path` and `size` records). Pure TypeScript: no DOM, no Node APIs.
 
+import { sentence, SentenceError } from '../../i18n/sentence';
+
 export interface TarEntry {
   /** The path inside the archive as stored: GNU long name or pax `path` applied, ustar prefix joined. */
   path: string;
@@ -18,7 +20,8 @@ export interface TarHandler {
   end(): void;
 }
 
-export class TarError extends Error {
+/** What is wrong with a tar, as a sentence (src/i18n/<lang>/core.ts). */
+export class TarError extends SentenceError {
   override name = 'TarError';
 }
 
@@ -93,7 +96,7 @@ export function parsePax(bytes: Uint8Array): Record<string, string> {
     if (!Number.isInteger(length) || length <= 0 || pos + length > bytes.length) {
       // Trailing NUL padding ends the records; anything else is damage.
       if (bytes.subarray(pos).every((b) => b === 0)) break;
-      throw new TarError('a pax extended header is malformed');
+      throw new TarError(sentence('tar.paxMalformed'));
     }
     const record = utf8.decode(bytes.subarray(space + 1, pos + length)).replace(/\n$/, '');
     const eq = record.indexOf('=');
@@ -189,16 +192,18 @@ export class TarReader {
     if (this.state === 'end') return;
     if (!this.sawHeader)
       throw new TarError(
-        this.offset === 0
-          ? 'the archive is empty'
-          : `this is not a tar archive (${this.offset} bytes, shorter than one tar header)`,
+        this.offset === 0 ? sentence('tar.empty') : sentence('tar.tooShort', { bytes: String(this.offset) }),
       );
     if (this.state === 'header' && this.headerFill === 0) return; // ends on a header boundary without end blocks
     if (this.state === 'data' && this.current)
       throw new TarError(
-        `the archive ends in the middle of ${this.current.path} (${this.current.size - this.remaining} of ${this.current.size} bytes)`,
+        sentence('tar.endsInMember', {
+          member: this.current.path,
+          done: String(this.current.size - this.remaining),
+          size: String(this.current.size),
+        }),
       );
-    throw new TarError(`the archive ends in the middle of a header, at byte ${this.offset}`);
+    throw new TarError(sentence('tar.endsInHeader', { at: String(this.offset) }));
   }
 
   private startPadding(size: number): void {
@@ -212,16 +217,12 @@ export class TarReader {
     const at = this.offset - BLOCK;
     if (isZeroBlock(h)) {
       // One zero block is enough to end (GNU writes two, then pads to the record size).
-      if (!this.sawHeader) throw new TarError('the archive holds no files (it starts with an end-of-archive block)');
+      if (!this.sawHeader) throw new TarError(sentence('tar.noFiles'));
       this.state = 'end';
       return;
     }
     if (!checksumMatches(h)) {
-      throw new TarError(
-        this.sawHeader
-          ? `the header at byte ${at} is damaged (its checksum does not match)`
-          : 'this is not a tar archive (its first header has no valid checksum)',
-      );
+      throw new TarError(this.sawHeader ? sentence('tar.headerDamaged', { at: String(at) }) : sentence('tar.notTar'));
     }
     this.sawHeader = true;
     const type = String.fromCharCode(h[156]!);
@@ -231,12 +232,12 @@ export class TarReader {
       const paxSize = Number(this.pax.size);
       if (Number.isSafeInteger(paxSize) && paxSize >= 0) size = paxSize;
     }
-    if (size < 0 || !Number.isSafeInteger(size)) throw new TarError(`the header at byte ${at} has an invalid size`);
+    if (size < 0 || !Number.isSafeInteger(size)) throw new TarError(sentence('tar.badSize', { at: String(at) }));
 
     if (type === 'L' || type === 'K' || type === 'x' || type === 'g') {
       if (size > MAX_META_BYTES)
         throw new TarError(
-          `the ${type === 'x' || type === 'g' ? 'pax' : 'long-name'} header at byte ${at} is too large`,
+          sentence('tar.metaTooLarge', { kind: type === 'x' || type === 'g' ? 'pax' : 'long-name', at: String(at) }),
         );
       this.meta = { type, bytes: new Uint8Array(size), fill: 0 };
       this.remaining = size;

@@ -1,4 +1,5 @@
 import type { FileProblem } from '../../core/model';
+import type { Sentence } from '../../i18n/sentence';
 import { byName } from './late';
 import type { ProblemCode, ProblemGroup } from './types';
 
@@ -15,14 +16,18 @@ const ORDER: ProblemCode[] = ['unreadable', 'bomb', 'archive-error', 'binary', '
  * with a count, not twenty thousand rows. Groups come largest first within a reason; files in name order.
  */
 export function groupProblems(files: readonly { file: string; problem: FileProblem | null }[]): ProblemGroup[] {
-  const groups = new Map<string, { code: ProblemCode; folder: string; items: { file: string; message: string }[] }>();
+  const groups = new Map<
+    string,
+    { code: ProblemCode; folder: string; items: { file: string; message: Sentence; same: string }[] }
+  >();
   for (const { file, problem } of files) {
     if (!problem) continue;
     const folder = folderOf(file);
     const key = `${problem.code}\u0000${folder}`;
     let g = groups.get(key);
     if (!g) groups.set(key, (g = { code: problem.code, folder, items: [] }));
-    g.items.push({ file, message: problem.message });
+    // Sentences compare by what they would say: the English words, one string per file.
+    g.items.push({ file, message: problem.sentence, same: problem.message });
   }
   return [...groups.values()]
     .sort(
@@ -31,13 +36,13 @@ export function groupProblems(files: readonly { file: string; problem: FileProbl
     )
     .map((g) => {
       const items = g.items.sort((a, b) => byName(a.file, b.file));
-      const first = items[0]!.message;
+      const first = items[0]!;
       return {
         code: g.code,
         folder: g.folder,
         files: items.map((i) => i.file),
         messages: items.map((i) => i.message),
-        common: items.every((i) => i.message === first) ? first : null,
+        common: items.every((i) => i.same === first.same) ? first.message : null,
       };
     });
 }

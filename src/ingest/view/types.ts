@@ -1,5 +1,6 @@
 // What the result views draw, as plain data: built where the job lives (the job worker, or the page for a
 // share link) and handed to the views, so the page never holds the job's events nor computes over them.
+import type { Sentence } from '../../i18n/sentence';
 import type { Diagnosis } from '../../core/findings';
 import type { FileProblem, JobModel, JobNode } from '../../core/model';
 import type { TimelineModel } from '../../core/timeline';
@@ -33,10 +34,10 @@ export interface ProblemGroup {
   /** The folder they sit in, with its trailing slash ('' for the top of the drop). */
   folder: string;
   files: string[];
-  /** The core's message for each file, in the order of `files`. */
-  messages: string[];
-  /** The message when every file of the group has the same one. */
-  common: string | null;
+  /** The core's sentence for each file, in the order of `files`. */
+  messages: Sentence[];
+  /** The sentence when every file of the group has the same one. */
+  common: Sentence | null;
 }
 
 /** Which of a file's timestamps lack a year or a zone: only those can be corrected by hand. */

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildJob, diagnose } from '../../core/index';
 import type { FileExtract, FileProblem, JobModel } from '../../core/model';
+import { english } from '../../i18n/sentence';
 import { createInputReader } from '../archive/index';
 import { groupProblems, lateNodesOf, naturalKey, resultView, skewModel, timeGaps, viewHead } from './index';
 
@@ -20,7 +21,11 @@ function extractsOf(dir: string): FileExtract[] {
   return out;
 }
 
-const problem = (code: FileProblem['code'], message = `${code} file`): FileProblem => ({ code, message });
+const problem = (code: FileProblem['code'], message = `${code} file`): FileProblem => ({
+  code,
+  message,
+  sentence: english(message),
+});
 
 describe('problems fold by reason and folder', () => {
   it('20,000 non-logs in one archive folder are one group, files in numeric order, one message', () => {
@@ -30,7 +35,11 @@ describe('problems fold by reason and folder', () => {
     }));
     const groups = groupProblems([...files, { file: 'node0.log', problem: null }]);
     expect(groups).toHaveLength(1);
-    expect(groups[0]).toMatchObject({ code: 'not-a-log', folder: 'bundle.zip/archive/', common: 'No torchrun lines.' });
+    expect(groups[0]).toMatchObject({
+      code: 'not-a-log',
+      folder: 'bundle.zip/archive/',
+      common: english('No torchrun lines.'),
+    });
     expect(groups[0]!.files).toHaveLength(20_000);
     expect(groups[0]!.files.slice(0, 2)).toEqual(['bundle.zip/archive/f000000.log', 'bundle.zip/archive/f000001.log']);
   });
@@ -49,7 +58,7 @@ describe('problems fold by reason and folder', () => {
       'binary:b/:1',
       'empty:a/:1',
     ]);
-    expect(groups[1]).toMatchObject({ common: null, messages: ['NUL at byte 3', 'NUL at byte 9'] });
+    expect(groups[1]).toMatchObject({ common: null, messages: [english('NUL at byte 3'), english('NUL at byte 9')] });
   });
 });
 

@@ -3,7 +3,8 @@
 import { useState, type ReactNode } from 'react';
 import type { ResultView } from '../../ingest/index';
 import { useAppStore } from '../../state/index';
-import { CoreText, useT } from '../i18n';
+import { saidOf, type Sentence } from '../../i18n/index';
+import { Said, useT, WordedError } from '../i18n';
 import { ShareButton } from './ShareDialog';
 import { canvasPng, drawSvg, drawTimeline } from './timelinePng';
 import './share.css';
@@ -34,13 +35,14 @@ export function download(blob: Blob, name: string): void {
 
 export function Exports({ view, markdown, json, children, noLogs = false }: Props) {
   const t = useT();
-  const [status, setStatus] = useState<{ text: string; core: boolean }>({ text: '', core: false });
+  // What the last export did or why it failed, in our words; or the program's own words for a failure.
+  const [status, setStatus] = useState<{ text: string } | { failed: Sentence | string }>({ text: '' });
 
   const run = async (what: () => Promise<string>) => {
     try {
-      setStatus({ text: await what(), core: false });
+      setStatus({ text: await what() });
     } catch (error) {
-      setStatus({ text: error instanceof Error ? error.message : String(error), core: true });
+      setStatus(error instanceof WordedError ? { text: error.message } : { failed: saidOf(error) });
     }
   };
 
@@ -125,7 +127,7 @@ export function Exports({ view, markdown, json, children, noLogs = false }: Prop
         {t('exports.skewPng')}
       </button>
       <span className="exports__status muted" role="status" data-testid="export-status">
-        {status.core ? <CoreText>{status.text}</CoreText> : status.text}
+        {'text' in status ? status.text : <Said what={status.failed} />}
       </span>
     </div>
   );

@@ -13,7 +13,7 @@ import {
   type SyntheticEvent,
 } from 'react';
 import type { ResultView } from '../../ingest/index';
-import { DEFAULT_REDACTION, restore, type ShareResult, type ShareSnapshot } from '../../share/index';
+import { DEFAULT_REDACTION, restore, shareError, type ShareResult, type ShareSnapshot } from '../../share/index';
 import {
   BUILD_SHARE_BASE,
   checkShareBase,
@@ -24,9 +24,8 @@ import {
   useViewStore,
   type BaseSource,
 } from '../../state/index';
-import { formatNumber, formatSeconds, type Lang } from '../../i18n/index';
-import { Rich, useT, type T } from '../i18n';
-import { shareErrorText } from './shareErrors';
+import { formatNumber, formatSeconds, sentence, type Lang } from '../../i18n/index';
+import { CoreText, Rich, useT, type T } from '../i18n';
 import './share.css';
 
 const MAX_TITLE = 120;
@@ -128,7 +127,13 @@ function ShareDialog({ view, onClose }: Props & { onClose(): void }) {
       (r) => live && setResult(r),
       (e: unknown) =>
         live &&
-        setResult({ ok: false, error: { code: 'invalid', message: e instanceof Error ? e.message : String(e) } }),
+        setResult({
+          ok: false,
+          error: shareError(
+            'invalid',
+            sentence('link.previewFailed', { reason: e instanceof Error ? e.message : String(e) }),
+          ),
+        }),
     );
     return () => {
       live = false;
@@ -310,7 +315,7 @@ function ShareDialog({ view, onClose }: Props & { onClose(): void }) {
           </>
         ) : (
           <p className="banner banner--error" role="alert" data-testid="share-error" data-code={result.error.code}>
-            {shareErrorText(t, result.error)}
+            <CoreText sentence={result.error.sentence} />
           </p>
         )}
 
@@ -361,7 +366,8 @@ function SharePreviewPanel({ snapshot, lang }: { snapshot: ShareSnapshot; lang: 
     <section className="share-preview" aria-label={t('share.preview.title')} data-testid="share-preview">
       <h3 className="share-preview__head">{t('share.preview.title')}</h3>
       <p>
-        <strong>{snapshot.title || t('share.preview.noTitle')}</strong> · {t(`verdict.label.${snapshot.verdict}`)}
+        <strong>{snapshot.title ? <span translate="no">{snapshot.title}</span> : t('share.preview.noTitle')}</strong> ·{' '}
+        {t(`verdict.label.${snapshot.verdict}`)}
         {snapshot.skewSeconds !== null && (
           <> · {t('share.preview.skew', { skew: formatSeconds(t.lang, snapshot.skewSeconds) })}</>
         )}

@@ -3,7 +3,6 @@
 import type { ShareError, ShareSnapshot } from '../../share/index';
 import { LANG_TAG } from '../../i18n/index';
 import { CoreText, Rich, useT } from '../i18n';
-import { shareErrorText } from './shareErrors';
 import './share.css';
 
 function madeAt(iso: string, lang: 'en' | 'zh'): string {
@@ -19,7 +18,8 @@ export function SharedBanner({ snapshot, onLeave }: { snapshot: ShareSnapshot; o
     <section className="card shared-banner" aria-labelledby="shared-title" data-testid="shared-banner">
       <p className="shared-banner__kicker">{t('shared.kicker')}</p>
       <h2 id="shared-title" className="shared-banner__title" data-testid="shared-title">
-        {snapshot.title || t('shared.untitled')}
+        {/* What the sender typed, in their words: not ours to translate. */}
+        {snapshot.title ? <span translate="no">{snapshot.title}</span> : t('shared.untitled')}
       </h2>
       <p className="shared-banner__meta">
         <Rich
@@ -80,7 +80,7 @@ export function ShareLinkError({ error, onLeave }: { error: ShareError; onLeave(
     >
       <h2 id="shared-error-title">{t('shared.errorTitle')}</h2>
       <p data-testid="share-link-error-message" data-code={error.code}>
-        {t.lang === 'en' ? <CoreText>{error.message}</CoreText> : shareErrorText(t, error)}
+        <CoreText sentence={error.sentence} />
       </p>
       <p className="muted">
         {t('shared.errorHint')}{' '}

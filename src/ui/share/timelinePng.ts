@@ -2,7 +2,7 @@
 // model, and the skew chart from Recharts' own SVG with its computed colours written into it.
 import type { PhaseKind, TimelineModel } from '../../core/timeline';
 import { formatLimit, formatOffset } from '../../i18n/index';
-import type { T } from '../i18n';
+import { WordedError, type T } from '../i18n';
 import { limitLabel } from '../timeline/labels';
 
 const PHASE_COLOUR: Record<PhaseKind, string> = {
@@ -35,7 +35,7 @@ export function drawTimeline(model: TimelineModel, t: T): HTMLCanvasElement {
   canvas.width = WIDTH * scale;
   canvas.height = height * scale;
   const ctx = canvas.getContext('2d');
-  if (!ctx) throw new Error(t('png.noCanvas'));
+  if (!ctx) throw new WordedError(t('png.noCanvas'));
   ctx.scale(scale, scale);
   ctx.fillStyle = '#ffffff';
   ctx.fillRect(0, 0, WIDTH, height);
@@ -236,7 +236,7 @@ export async function drawSvg(svg: SVGSVGElement, background: string, t: T): Pro
   canvas.width = width * scale;
   canvas.height = height * scale;
   const ctx = canvas.getContext('2d');
-  if (!ctx) throw new Error(t('png.noCanvas'));
+  if (!ctx) throw new WordedError(t('png.noCanvas'));
   ctx.scale(scale, scale);
   ctx.fillStyle = background;
   ctx.fillRect(0, 0, width, height);
@@ -246,7 +246,7 @@ export async function drawSvg(svg: SVGSVGElement, background: string, t: T): Pro
 
 export function canvasPng(canvas: HTMLCanvasElement, t: T): Promise<Blob> {
   return new Promise((resolve, reject) =>
-    canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error(t('png.encodeFailed')))), 'image/png'),
+    canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new WordedError(t('png.encodeFailed')))), 'image/png'),
   );
 }
 

@@ -3,7 +3,7 @@ import type { PlacedRow, TimelineLane, TimelineMarker, TimelinePhase, TimelineRo
 import { formatDuration, formatOffset } from '../../i18n/index';
 import { CoreText, type T } from '../i18n';
 import { fitName, measure } from './fitName';
-import { rowGaps, WAITING } from './labels';
+import { laneName, limitLabel, rowGaps, WAITING } from './labels';
 import type { View } from './scale';
 import { markerTip, markerTitle, openTip, phaseEndWords, phaseTip, type Tip } from './tips';
 
@@ -138,7 +138,7 @@ function Bars({
               ? t('timeline.bar.derived')
               : '';
         const label = t('timeline.bar.label', {
-          who: lane ? `${row.node} ${lane.label}` : row.node,
+          who: lane ? `${row.node} ${laneName(t, lane)}` : row.node,
           what: t(`phase.${p.kind}`),
           at: formatOffset(t.lang, s, 0.001),
           span: formatDuration(t.lang, dur),
@@ -256,7 +256,7 @@ function Markers({
             data-line={m.evidence.line}
             data-at={s.toFixed(3)}
             aria-label={t('timeline.marker.label', {
-              who: lane ? `${row.node} ${lane.label}` : row.node,
+              who: lane ? `${row.node} ${laneName(t, lane)}` : row.node,
               what: markerTitle(t, m),
               at: formatOffset(t.lang, s, 0.001),
               timing,
@@ -421,7 +421,7 @@ function UnplacedCell({
   const says = row.says[0];
   const body = (
     <>
-      {t('timeline.notPlaced')} <CoreText>{row.reason}</CoreText>
+      {t('timeline.notPlaced')} <CoreText sentence={row.reason} />
       {says && (
         <>
           {' '}
@@ -431,7 +431,7 @@ function UnplacedCell({
       {row.limit && (
         <>
           {' '}
-          {t('timeline.runsInto')} <CoreText>{row.limit.label}</CoreText>
+          {t('timeline.runsInto')} {limitLabel(t, { ids: [row.limit.id], seconds: row.limit.seconds })}
         </>
       )}
     </>
@@ -474,8 +474,8 @@ export const LaneRow = memo(function LaneRow({ t, row, lane, index, top, g, acti
       data-row-index={index}
     >
       <div role="rowheader" className="tl-row__head">
-        <span className="tl-row__lane" aria-label={`${row.node} ${lane.label}`}>
-          {lane.label}
+        <span className="tl-row__lane" aria-label={`${row.node} ${laneName(t, lane)}`}>
+          {laneName(t, lane)}
         </span>
       </div>
       <div role="gridcell" className="tl-row__plot">

@@ -20,7 +20,7 @@ import {
   type TimelineModel,
   type TimelineRow,
 } from '../../core/timeline';
-import { formatDuration, formatLimit, formatOffset, listSome } from '../../i18n/index';
+import { formatDuration, formatLimit, formatOffset, listSome, type Sentence } from '../../i18n/index';
 import { readItem, writeItem } from '../../state/prefs';
 import { useViewStore } from '../../state/view';
 import { CoreText, useT, type T } from '../i18n';
@@ -534,8 +534,13 @@ function TimelineView({ model, fired }: { model: TimelineModel; fired: string | 
   }, [model.thresholds, xAt, rel, width, t, fired]);
 
   const unplaced = model.rows.filter((r): r is Extract<TimelineRow, { placed: false }> => !r.placed);
-  const byReason = new Map<string, string[]>();
-  for (const r of unplaced) byReason.set(r.reason, [...(byReason.get(r.reason) ?? []), r.node]);
+  // Nodes without a place, folded by why (a reason is a sentence without values: its key says it).
+  const byReason = new Map<string, { reason: Sentence; nodes: string[] }>();
+  for (const r of unplaced) {
+    const same = byReason.get(r.reason.key);
+    if (same) same.nodes.push(r.node);
+    else byReason.set(r.reason.key, { reason: r.reason, nodes: [r.node] });
+  }
 
   const originText =
     model.originWhat === 'launch'
@@ -584,7 +589,8 @@ function TimelineView({ model, fired }: { model: TimelineModel; fired: string | 
   const labelRows = Math.max(1, ...labels.map((l) => l.level + 1));
   const measured = measure && Math.abs(measure.b - measure.a) > 1e-9 ? measure : null;
   const style = { '--tl-name-w': `${nameCol}px` } as CSSProperties;
-  const coreNotes = model.notes.filter((n) => !/cannot be placed|No node can be placed/.test(n));
+  // Notes about nodes without a place are the block above, said with their nodes.
+  const coreNotes = model.notes.filter((n) => !n.unplaced);
 
   return (
     <section ref={section} className="card tl" aria-labelledby="tl-title" data-testid="timeline" style={style}>
@@ -601,9 +607,11 @@ function TimelineView({ model, fired }: { model: TimelineModel; fired: string | 
                 ? t('timeline.unplaced.all')
                 : t('timeline.unplaced.some', { n: unplaced.length, total: model.rows.length })}
             </strong>{' '}
-            {[...byReason].map(([reason, nodes]) => (
-              <span key={reason}>
-                {listSome(t.lang, nodes)}: <CoreText>{reason}</CoreText>{' '}
+            {[...byReason].map(([key, { reason, nodes }]) => (
+              <span key={key}>
+                {listSome(t.lang, nodes)}
+                {t('timeline.unplaced.sep')}
+                <CoreText sentence={reason} />{' '}
               </span>
             ))}
           </p>
@@ -612,9 +620,9 @@ function TimelineView({ model, fired }: { model: TimelineModel; fired: string | 
           </p>
         </div>
       )}
-      {coreNotes.map((n) => (
-        <p key={n} className="tl__note muted">
-          <CoreText>{n}</CoreText>
+      {coreNotes.map((n, i) => (
+        <p key={i} className="tl__note muted">
+          <CoreText sentence={n.sentence} />
         </p>
       ))}
 
@@ -939,7 +947,7 @@ function TimelineView({ model, fired }: { model: TimelineModel; fired: string | 
           ))}
           {tip.tip.note && (
             <span className="tl-tip__note">
-              <CoreText>{tip.tip.note}</CoreText>
+              <CoreText sentence={tip.tip.note} />
             </span>
           )}
           {tip.tip.evidence && (

@@ -1,7 +1,6 @@
 // The timeline's words built from the model's codes: limit labels from their ids and seconds, which limit
-// fired, and what a row is missing. The core's own label and note strings are English; these are the
-// catalogue's, in the language on screen.
-import type { ThresholdLine, TimelineRow } from '../../core/timeline';
+// fired, lane names, and what a row is missing — the catalogue's, in the language on screen.
+import type { ThresholdLine, TimelineLane, TimelineRow } from '../../core/timeline';
 import { formatLimit } from '../../i18n/index';
 import type { T } from '../i18n';
 
@@ -13,6 +12,13 @@ export function limitLabel(t: T, line: Pick<ThresholdLine, 'ids' | 'seconds'>): 
   const value = formatLimit(t.lang, line.seconds);
   if (ids.length === 0) return value;
   return t('limit.label', { names: ids.map((id) => t(`limit.${id}`)).join(' / '), value });
+}
+
+/** A rank lane's name: `rank 4`, or `local rank 1` when the global rank is not known. */
+export function laneName(t: T, lane: Pick<TimelineLane, 'rank' | 'localRank'>): string {
+  return lane.rank !== null
+    ? t('timeline.lane.rank', { n: String(lane.rank) })
+    : t('timeline.lane.localRank', { n: String(lane.localRank ?? '?') });
 }
 
 /** What a placed row cannot show, in words: no launch time (only its timed events are marked). */

@@ -1,8 +1,8 @@
 import { effectsOf } from '../../core/catalogue';
 import type { PlacedRow, TimelineLane, TimelineMarker, TimelinePhase, ThresholdLine } from '../../core/timeline';
-import { formatDuration, formatOffset } from '../../i18n/index';
+import { formatDuration, formatOffset, type Sentence } from '../../i18n/index';
 import type { T } from '../i18n';
-import { limitLabel } from './labels';
+import { laneName, limitLabel } from './labels';
 import { formatClock } from './scale';
 
 // What the tooltip says about a bar, a marker or a limit line: exact instants, duration, how an instant was
@@ -11,8 +11,8 @@ import { formatClock } from './scale';
 export interface Tip {
   title: string;
   lines: string[];
-  /** The core's own sentence about how an instant was placed (English today: shown through CoreText). */
-  note: string | null;
+  /** The core's sentence about how an instant was placed (or what a phase held). */
+  note: Sentence | null;
   evidence: { file: string; line: number; text: string } | null;
   /** Extra entries folded into one marker cluster, or where a phase ends (with its log text as code). */
   more: { label: string; code?: string }[];
@@ -39,7 +39,8 @@ export function phaseEndWords(t: T, p: TimelinePhase): string | null {
   return t('phase.end.logEnd');
 }
 
-const who = (row: PlacedRow, lane: TimelineLane | null) => (lane ? `${row.node} · ${lane.label}` : row.node);
+const who = (t: T, row: PlacedRow, lane: TimelineLane | null) =>
+  lane ? `${row.node} · ${laneName(t, lane)}` : row.node;
 
 export function phaseTip(t: T, row: PlacedRow, lane: TimelineLane | null, p: TimelinePhase, origin: number): Tip {
   const s = (p.startMs - origin) / 1000;
@@ -52,7 +53,7 @@ export function phaseTip(t: T, row: PlacedRow, lane: TimelineLane | null, p: Tim
   if (ended) lines.push(ended);
   if (p.startTiming === 'derived') lines.push(t('tip.startDerived'));
   return {
-    title: t('tip.title', { who: who(row, lane), what: t(`phase.${p.kind}`) }),
+    title: t('tip.title', { who: who(t, row, lane), what: t(`phase.${p.kind}`) }),
     lines,
     note: p.note,
     evidence: { ...p.startEvidence, text: cut(p.startEvidence.text) },
@@ -100,7 +101,7 @@ export function markerTip(
   if (m.count > 1) lines.push(t('tip.sameInstant', { n: m.count }));
   if (m.timing === 'derived') lines.push(t('tip.derived'));
   return {
-    title: t('tip.title', { who: who(row, lane), what: markerTitle(t, m) }),
+    title: t('tip.title', { who: who(t, row, lane), what: markerTitle(t, m) }),
     lines,
     note: m.note,
     evidence: { ...m.evidence, text: cut(m.evidence.text) },
