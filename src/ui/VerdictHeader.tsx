@@ -16,6 +16,10 @@ interface Props {
  * node9 before node10 on a tie), never a list of thousands. Late nodes of a job that ran are said to be so.
  */
 function lateNodesText(t: T, job: JobView, late: LateSummary): string {
+  // A worker that failed on its own error (or a node's own GPU) caused it: it was not late.
+  const cause = job.failure?.reasoning.some((r) => r.code === 'worker-crash' || r.code === 'local-fault');
+  if (cause && late.count === 1) return t('verdict.causeOne', { nodes: late.worst[0]!.id });
+  if (cause && late.count > 1) return t('verdict.causeCount', { n: late.count, nodes: lateList(t, late) });
   if (late.count === 1)
     return t(late.culprits ? 'verdict.lateOne' : 'verdict.lateOneRan', { nodes: late.worst[0]!.id });
   if (late.count > 1)
@@ -36,6 +40,13 @@ function skewText(t: T, job: JobView): string {
   return t('verdict.unknown');
 }
 
+/** The limit that fired with where its value comes from: an assumed default is never shown as a fact. */
+function timeoutText(t: T, job: JobView): string {
+  const f = job.failure;
+  if (f?.limit) return t(`verdict.limitFrom.${f.limit.from}`, { value: formatSeconds(t.lang, f.limit.seconds) });
+  return f?.timeoutSeconds == null ? '—' : formatSeconds(t.lang, f.timeoutSeconds);
+}
+
 function nodeCountText(t: T, job: JobView, seen: number): string {
   const expected = job.job.nnodes ?? job.job.maxNodes;
   return expected !== null && expected !== seen ? t('verdict.nodesOf', { seen, expected }) : t('count', { n: seen });
@@ -48,7 +59,7 @@ export const VerdictHeader = memo(function VerdictHeader({ job, late, nodeCount 
   const unknown = t('verdict.unknown');
   const facts: [string, string, string?][] = [
     [t('verdict.fact.skew'), skewText(t, job), 'skew'],
-    [t('verdict.fact.timeout'), failure?.timeoutSeconds == null ? '—' : formatSeconds(t.lang, failure.timeoutSeconds)],
+    [t('verdict.fact.timeout'), timeoutText(t, job)],
     [t('verdict.fact.nodes'), nodeCountText(t, job, nodeCount)],
     [t('verdict.fact.torch'), job.job.torchVersion ?? unknown],
     [t('verdict.fact.backend'), job.job.backend ?? unknown],

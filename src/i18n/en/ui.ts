@@ -242,6 +242,7 @@ export const ui = {
   'tip.andMore': '… and {n} more',
   'tip.limitLogs': 'A limit in force, set in the logs',
   'tip.limitDefault': 'A limit in force: the default for this version and backend',
+  'tip.limitInferred': 'A limit in force, inferred from how long the nodes waited (no log prints it)',
   'tip.recommended': 'The rendezvous limit skewscope recommends',
   'tip.reference': 'Reference mark',
   'tip.fired': 'This is the limit that fired.',

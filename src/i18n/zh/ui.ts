@@ -211,6 +211,7 @@ export const ui: Messages<typeof en> = {
   'tip.andMore': '… 另有 {n} 个',
   'tip.limitLogs': '生效的期限，由日志中的配置设定',
   'tip.limitDefault': '生效的期限：该版本与后端的默认值',
+  'tip.limitInferred': '生效的期限：根据节点等待的时长推断（没有日志打印它）',
   'tip.recommended': 'skewscope 建议的 rendezvous 期限',
   'tip.reference': '参考线',
   'tip.fired': '触发的就是这个期限。',

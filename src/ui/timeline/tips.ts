@@ -122,7 +122,7 @@ export function markerTip(
 export function lineTip(t: T, line: ThresholdLine, fired: boolean, clockText: string): Tip {
   const what =
     line.kind === 'limit'
-      ? t(line.from === 'logs' ? 'tip.limitLogs' : 'tip.limitDefault')
+      ? t(line.from === 'logs' ? 'tip.limitLogs' : line.from === 'inferred' ? 'tip.limitInferred' : 'tip.limitDefault')
       : line.kind === 'recommended'
         ? t('tip.recommended')
         : t('tip.reference');
