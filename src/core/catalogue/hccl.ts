@@ -110,4 +110,20 @@ export const HCCL: CatalogueEntry[] = [
     versions: 'CANN 8.x–9.x',
     source: 'HCCL heartbeat.cc',
   },
+  {
+    // A collective's task ran past HCCL_EXEC_TIMEOUT waiting for a peer's notify: the communicator had formed,
+    // so this is execution (a peer that never reached the collective), not link setup.
+    id: 'hccl-task-exec-timeout',
+    kind: 'failure',
+    anchors: ['[TaskExecStage][Timeout]'],
+    pattern:
+      '\\[TaskExecStage\\]\\[Timeout\\]\\[(?<where>\\w{1,12})\\]Task run failed, notify wait timeout, remote rank\\[(?<peer>\\d{1,7})\\]',
+    samples: [
+      // Shape from the Ascend HCCL user guide's execution-timeout page (hiascend.com, hcclug_000025).
+      '[ERROR] HCCL(858209,python3):2025-12-10-19:52:32.589.171 [task_exception_handler.cc:69] [858274][TaskExecStage][Timeout][HOST]Task run failed, notify wait timeout, remote rank[11], notify id[0x000000000000019f], stage[1].',
+    ],
+    effects: { comm: 'hccl', stage: 'collective-timeout', role: 'primary' },
+    versions: 'CANN 8.x–9.x',
+    source: 'HCCL task_exception_handler.cc',
+  },
 ];

@@ -52,4 +52,20 @@ export const PROCESS_GROUP: CatalogueEntry[] = [
     versions: '1.13–2.6',
     source: 'torch/distributed/distributed_c10d.py',
   },
+  {
+    // init_process_group's env:// rendezvous without the variables a launcher sets (a notebook, a plain
+    // `python train.py`): nothing ran across nodes — a setup error in process-group init, not a late node.
+    id: 'env-rendezvous-unset',
+    kind: 'failure',
+    anchors: ['using env:// rendezvous: environment variable '],
+    pattern:
+      'Error initializing torch\\.distributed using env:// rendezvous: environment variable (?<var>[A-Z_]{1,40}) expected, but not set',
+    samples: [
+      // A Kaggle notebook cell's IPython traceback (ChanCheeKean/DecodeAI issue 1); wording of torch/distributed/rendezvous.py _env_error.
+      'ValueError: Error initializing torch.distributed using env:// rendezvous: environment variable RANK expected, but not set',
+    ],
+    effects: { stage: 'pg-init', role: 'primary' },
+    versions: '1.x–2.6',
+    source: 'torch/distributed/rendezvous.py (_env_error)',
+  },
 ];
