@@ -177,7 +177,11 @@ describe('diagnosis on variations', () => {
     const files = s2();
     delete files['node3.log'];
     const dx = diagnose(analyseTexts(files));
-    expect(find(dx, 'NODE_LOG_MISSING')!.numbers).toMatchObject({ missing: 'group_rank 3', expected: 4, present: 3 });
+    expect(find(dx, 'NODE_LOG_MISSING')!.numbers).toMatchObject({
+      missing: 'node3 (group_rank 3)',
+      expected: 4,
+      present: 3,
+    });
   });
 
   /** A log cut where its agent says the workers finished: what it held while they still ran. */

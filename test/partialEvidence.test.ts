@@ -194,7 +194,8 @@ describe('a node that never started, whose log is not given', () => {
     const job = analyseTexts(files);
     const d = diagnose(job);
     const f = d.findings.find((x) => x.code === 'SKEW_EXCEEDS_RDZV_TIMEOUT');
-    expect(f?.numbers.missing).toBe('group_rank 3');
+    // node0…node2 hold group ranks 0…2: the missing one is named as their pattern gives it, with its rank.
+    expect(f?.numbers.missing).toBe('node3 (group_rank 3)');
     expect(job.skewSeconds).toBeLessThan(30);
     expect(d.whatIf).toBeNull();
   });
@@ -207,5 +208,19 @@ describe('a node that never started, whose log is not given', () => {
       ['node2', 'rank-assignment'],
     ]);
     expect(job.failure?.reportedBy).toEqual(['node0', 'node1', 'node2']);
+  });
+});
+
+describe('a missing node named by its siblings', () => {
+  const dir = path.join(__dirname, 'fixtures', 'captured', 'torch2.6-static-never-starts');
+  const read = (f: string) => readFileSync(path.join(dir, f), 'utf8');
+
+  it('goes by its rank alone when the present nodes are not named for their ranks', () => {
+    const job = analyseTexts({
+      'alpha.log': read('node0.log'),
+      'beta.log': read('node1.log'),
+      'gamma.log': read('node2.log'),
+    });
+    expect(job.missingNodes).toEqual(['group_rank 3']);
   });
 });

@@ -133,7 +133,7 @@ describe('real-world variants of real logs', () => {
     const files = s2();
     delete files['node3.log'];
     const job = analyseTexts(files);
-    expect(job.missingNodes).toEqual(['group_rank 3']);
+    expect(job.missingNodes).toEqual(['node3 (group_rank 3)']);
     expect(job.failure?.stage).toBe('rendezvous-timeout');
     // Missing is not late: no node present is blamed, and the missing one is named as the likely culprit.
     expect(job.failure?.lateNodes).toEqual([]);
@@ -142,7 +142,7 @@ describe('real-world variants of real logs', () => {
     expect(dx.findings.map((f) => f.code)).not.toContain('LATE_NODE');
     const missing = dx.findings.find((f) => f.code === 'NODE_LOG_MISSING')!;
     expect(missing.severity).toBe('warning');
-    expect(missing.numbers).toMatchObject({ missing: 'group_rank 3', likely: 1 });
+    expect(missing.numbers).toMatchObject({ missing: 'node3 (group_rank 3)', likely: 1 });
   });
 
   it('a log from another program is not diagnosed as torchrun', () => {

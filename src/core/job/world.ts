@@ -45,10 +45,26 @@ export function missingNodes(expected: number | null, nodes: JobNode[]): { liste
   const ranks = new Set(nodes.map((n) => n.groupRank).filter((r): r is number => r !== null));
   const listed: string[] = [];
   if (ranks.size === nodes.length && nodes.every((n) => n.agents <= 1)) {
+    // Nodes named for their rank (node0 … node5, each holding that group rank): a missing rank goes by the
+    // name its siblings' pattern gives it; otherwise by its rank.
+    const stem = rankStem(nodes);
     for (let r = 0; r < expected && listed.length < MAX_LISTED_MISSING; r++)
-      if (!ranks.has(r)) listed.push(`group_rank ${r}`);
+      if (!ranks.has(r)) listed.push(stem === null ? `group_rank ${r}` : `${stem}${r} (group_rank ${r})`);
   } else {
     for (let k = 1; k <= count && listed.length < MAX_LISTED_MISSING; k++) listed.push(`unnamed node ${k} of ${count}`);
   }
   return { listed, count };
+}
+
+/** The common stem when every node is named `<stem><its group rank>` (two nodes or more), else null. */
+function rankStem(nodes: JobNode[]): string | null {
+  if (nodes.length < 2) return null;
+  let stem: string | null = null;
+  for (const n of nodes) {
+    const m = /^(.*?[^\d])(\d{1,7})$/.exec(n.id);
+    if (!m || Number(m[2]) !== n.groupRank || String(n.groupRank) !== m[2]) return null;
+    if (stem !== null && stem !== m[1]) return null;
+    stem = m[1]!;
+  }
+  return stem;
 }
