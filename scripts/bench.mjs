@@ -48,6 +48,7 @@ const USAGE = `usage: node scripts/bench.mjs [options]   (npm run bench -- [opti
   --timeout S      give up on one run after S seconds, its process group killed (default 120)
   --timeout-large S  the same for inputs over 1.5 GiB (default 900: the 2 GB input takes minutes)
   --json           print the results as JSON on stdout (progress goes to stderr)
+  --logs-only      only the suites above: not the digests and browser-views reports that follow them
   -h, --help       this text`;
 
 function parseCli() {
@@ -73,6 +74,7 @@ function parseCli() {
       timeout: { type: 'string', default: '120' },
       'timeout-large': { type: 'string', default: '900' },
       json: { type: 'boolean', default: false },
+      'logs-only': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -114,6 +116,7 @@ function parseCli() {
     timeoutMs: num(values.timeout, 'timeout', 1) * 1000,
     timeoutLargeMs: num(values['timeout-large'], 'timeout-large', 1) * 1000,
     json: values.json,
+    logsOnly: values['logs-only'],
   };
 }
 
@@ -683,6 +686,10 @@ async function main() {
       `\n${report.machine.cpus} CPUs (${report.machine.cpuModel}), ${report.machine.memGiB} GiB RAM, node ${report.machine.node}, ${report.machine.rg}; best of the runs, MB = 10^6 bytes; ${report.minutes} min`,
     );
     say(summary(report));
+  }
+  if (opts.logsOnly) {
+    if (report.suites.some((s) => s.results?.some?.((r) => !r.ok))) process.exitCode = 1;
+    return;
   }
   // 10,000 digests (issue 12): after the logs, on its own report (stderr under --json, so stdout stays one JSON).
   await (await import('./bench-digests.mjs')).main(['--runs', String(opts.runs), ...(opts.json ? ['--stderr'] : [])]);
