@@ -2,6 +2,7 @@ import { createReadStream, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { fileProblem } from '../core/fileProblem';
 import type { FileExtract } from '../core/model';
+import { compareNames } from '../core/names';
 import { sentence } from '../i18n/sentence';
 import { createInputReader } from '../ingest/archive/index';
 
@@ -44,7 +45,7 @@ export async function collectInputs(args: string[]): Promise<InputFile[]> {
 
 async function* walk(dir: string): AsyncGenerator<string> {
   const entries = await fs.readdir(dir, { withFileTypes: true });
-  entries.sort((a, b) => a.name.localeCompare(b.name, 'en', { numeric: true }));
+  entries.sort((a, b) => compareNames(a.name, b.name));
   for (const e of entries) {
     if (e.name.startsWith('.')) continue;
     const p = path.join(dir, e.name);
