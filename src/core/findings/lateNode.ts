@@ -1,5 +1,6 @@
 import { stageDataAdvice } from '../advice';
 import type { JobNode } from '../model';
+import { compareNames } from '../names';
 import { type Context, ownFailure } from './context';
 import { evOf } from './evidence';
 import type { Draft } from './types';
@@ -17,9 +18,7 @@ export function lateNodeDrafts(c: Context): Draft[] {
   // A worker that crashed is not late: WORKER_CRASH names it.
   if (lateNodes.length === 0 || crashReason(c)) return [];
   const f = job.failure;
-  const byLag = [...lateNodes].sort(
-    (a, b) => (b.lagSeconds ?? -1) - (a.lagSeconds ?? -1) || a.id.localeCompare(b.id, 'en', { numeric: true }),
-  );
+  const byLag = [...lateNodes].sort((a, b) => (b.lagSeconds ?? -1) - (a.lagSeconds ?? -1) || compareNames(a.id, b.id));
   const worst = byLag.slice(0, WORST_LATE);
   const top: JobNode = worst[0]!;
   const offset = job.clockOffsets.find((o) => o.node === top.id && o.kind === 'clock' && !o.applied);

@@ -11,6 +11,7 @@ import type {
   Overrides,
 } from '../model';
 import { SCHEMA_VERSION } from '../model';
+import { compareNames } from '../names';
 import { boundedCount } from '../numbers';
 import { limitsOf } from '../thresholds';
 import { isoOrNull } from '../time';
@@ -109,9 +110,7 @@ export function buildJob(extracts: FileExtract[], opts: BuildOptions = {}): JobM
         notes,
       );
   else skewSeconds = placeLags(nodes, notes);
-  nodes.sort(
-    (a, b) => (a.groupRank ?? 1e9) - (b.groupRank ?? 1e9) || a.id.localeCompare(b.id, 'en', { numeric: true }),
-  );
+  nodes.sort((a, b) => (a.groupRank ?? 1e9) - (b.groupRank ?? 1e9) || compareNames(a.id, b.id));
 
   const world = worldOf(allEvents, facts);
   if (world.formed) facts.worldNodes = world.formed.nodes;
