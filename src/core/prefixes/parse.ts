@@ -1,5 +1,6 @@
 import { FORMAT_PREFIXES } from './formats';
 import { OUTER_PREFIXES } from './outer';
+import { RowSearch } from './rowSearch';
 import type { ParsedLine, PrefixRow } from './types';
 import type { WrapperMemory } from './wrappers';
 
@@ -11,6 +12,11 @@ const MAX_OUTER = 10;
 const C10D_TAG = /^\[c10d(?: - (?:debug|trace))?\] /;
 const RANK_AFTER_FORMAT = /^\[rank(\d{1,7})\]: ?/;
 const ANYWHERE_ROWS = FORMAT_PREFIXES.filter((r) => r.anywhere);
+// Each list of rows searched as one (rowSearch.ts): the first row that matches, as the rows in order find it.
+const OUTER_SEARCH = new RowSearch(OUTER_PREFIXES.map((r) => r.re));
+const FORMAT_SEARCH = new RowSearch(FORMAT_PREFIXES.map((r) => r.re));
+const ANYWHERE_START_SEARCH = new RowSearch(ANYWHERE_ROWS.map((r) => r.re));
+const ANYWHERE_SEARCH = new RowSearch(ANYWHERE_ROWS.map((r) => r.anywhere!));
 /** Formats that are only a date-time: tools stamp lines with them in front of another format. */
 const STAMP_FORMATS = new Set(['iso']);
 
@@ -46,11 +52,13 @@ function peelOuter(rest: string, out: ParsedLine): string {
 }
 
 function matchOuter(rest: string, out: ParsedLine): { len: number } | null {
-  for (const r of OUTER_PREFIXES) {
+  // The first row that matches, then (when it does not count here) the next one after it.
+  for (let hit = OUTER_SEARCH.first(rest); hit !== null; hit = OUTER_SEARCH.first(rest, hit.k + 1)) {
+    const r = OUTER_PREFIXES[hit.k]!;
+    const m = hit.m;
     // A task label, a host or a quote marker only counts at the start of the line (outside any tee/rank prefix).
     if (r.lineStartOnly && (out.tee || out.ranks.length || out.outer.includes('tee'))) continue;
-    const m = r.re.exec(rest);
-    if (!m || m[0].length === 0) continue;
+    if (m[0].length === 0) continue;
     const g = m.groups ?? {};
     if (r.accept && !r.accept(g)) continue;
     r.apply(g, out, m[0]);
@@ -68,6 +76,10 @@ function applyFormat(r: PrefixRow, m: RegExpExecArray, out: ParsedLine): void {
 
 /** The earliest PyTorch format prefix after position 0, or null. */
 function findAnywhere(rest: string): { row: PrefixRow; m: RegExpExecArray } | null {
+  const hit = ANYWHERE_SEARCH.earliest(rest);
+  if (hit === null) return null;
+  if (hit.m.index > 0) return { row: ANYWHERE_ROWS[hit.k]!, m: hit.m };
+  // A row's match at 0 does not count, and hides that row's later matches: the rows one by one decide.
   let best: { row: PrefixRow; m: RegExpExecArray } | null = null;
   for (const row of ANYWHERE_ROWS) {
     const m = row.anywhere!.exec(rest);
@@ -77,14 +89,12 @@ function findAnywhere(rest: string): { row: PrefixRow; m: RegExpExecArray } | nu
 }
 
 /** A format prefix at the start of `rest`: applies it and returns the rest of the line, or null. */
-function formatAtStart(rest: string, out: ParsedLine, rows: PrefixRow[] = FORMAT_PREFIXES): string | null {
-  for (const r of rows) {
-    const m = r.re.exec(rest);
-    if (!m) continue;
-    applyFormat(r, m, out);
-    return (r.msgPrefix?.(m.groups ?? {}) ?? '') + rest.slice(m[0].length);
-  }
-  return null;
+function formatAtStart(rest: string, out: ParsedLine, anywhereRows = false): string | null {
+  const hit = (anywhereRows ? ANYWHERE_START_SEARCH : FORMAT_SEARCH).first(rest);
+  if (hit === null) return null;
+  const r = (anywhereRows ? ANYWHERE_ROWS : FORMAT_PREFIXES)[hit.k]!;
+  applyFormat(r, hit.m, out);
+  return (r.msgPrefix?.(hit.m.groups ?? {}) ?? '') + rest.slice(hit.m[0].length);
 }
 
 export function parsePrefixes(line: string, wrappers?: WrapperMemory): ParsedLine {
@@ -93,7 +103,7 @@ export function parsePrefixes(line: string, wrappers?: WrapperMemory): ParsedLin
   let after = formatAtStart(rest, out);
   if (after !== null && STAMP_FORMATS.has(out.format!)) {
     // A bare date-time in front is a stamp some tool added; PyTorch's own format may stand behind it.
-    const inner = formatAtStart(after.trimStart(), out, ANYWHERE_ROWS);
+    const inner = formatAtStart(after.trimStart(), out, true);
     if (inner !== null) {
       out.outer.push('iso');
       after = inner;
