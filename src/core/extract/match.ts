@@ -58,6 +58,12 @@ export function firstEntryOf(anchors: readonly string[], msg: string, retired: R
 
 export function groupsOf(m: RegExpExecArray): Record<string, string> {
   const out: Record<string, string> = {};
-  if (m.groups) for (const [k, v] of Object.entries(m.groups)) if (v !== undefined) out[k] = v;
+  const g = m.groups;
+  // for…in, not Object.entries: the same keys in the same order without an array per group (every event).
+  if (g)
+    for (const k in g) {
+      const v = g[k];
+      if (v !== undefined) out[k] = v;
+    }
   return out;
 }
