@@ -65,6 +65,12 @@ export interface ExtractorOptions {
   maxLineChars?: number;
 }
 
+/** The anchors found on a line: indices into the anchor list the scanner searched it with. */
+interface FoundAnchors {
+  list: readonly string[];
+  indices: readonly number[];
+}
+
 function cutText(t: string): string {
   const s = t.trimEnd();
   return s.length > MAX_EVENT_TEXT ? s.slice(0, MAX_EVENT_TEXT) + ' …' : s;
@@ -158,12 +164,12 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
   };
 
   const onLine = (l: ScannedLine) => {
-    let anchors: readonly string[] | null = l.anchors.map((i) => anchorList[i]!);
+    const searched = anchorList;
     const p = parsePrefixes(l.text, wrappers);
     const retiredBefore = anchorsRetired;
     const s = stream(streamKeyOf(p));
     // A new stream brought anchors back: this line was searched without them, so look for all of them.
-    if (anchorsRetired !== retiredBefore) anchors = null;
+    const anchors = anchorsRetired !== retiredBefore ? null : { list: searched, indices: l.anchors };
     if (p.hostKeysStream && p.slurm === null && p.host && !p.hostIsLabel) s.hostKey = true;
     else if (p.host && p.outer.includes('nccl')) notePrefixHost(s, p.host);
     if (s.x.firstLine === null && l.text.trim() !== '')
@@ -183,8 +189,8 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
     matchLine(s, l, p, anchors);
   };
 
-  /** `anchors`: the anchor literals the scanner found on the line (null: look for them in the text). */
-  const matchLine = (s: StreamState, l: ScannedLine, p: ParsedLine, anchors: readonly string[] | null) => {
+  /** `anchors`: the anchors the scanner found on the line, in the list it searched (null: look in the text). */
+  const matchLine = (s: StreamState, l: ScannedLine, p: ParsedLine, anchors: FoundAnchors | null) => {
     const text = l.text;
     // Traceback structure first: a collapsed traceback may hold frames and the exception on one line.
     const added = readTraceback(s, l.line, text);
@@ -192,7 +198,9 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
     if (s.frames.length && s.x.torchEvidence.length === 0 && torchFrames(s.frames))
       noteEvidence(s, `line ${l.line}: a traceback through torch.distributed`);
     if (s.richCall === l.line) noteEvidence(s, `line ${l.line}: a traceback stopped in a torch.distributed call`);
-    const hit = anchors ? firstEntryOf(anchors, p.msg, s.retired) : firstEntry(text, p.msg, s.retired);
+    const hit = anchors
+      ? firstEntryOf(anchors.list, anchors.indices, p.msg, s.retired)
+      : firstEntry(text, p.msg, s.retired);
     if (!hit) return;
     const { entry, fields } = hit;
     if (p.format) {

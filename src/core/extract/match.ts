@@ -43,17 +43,43 @@ export function firstEntry(text: string, msg: string, retired: ReadonlySet<strin
   return null;
 }
 
-/** The same, for a line whose anchors the scanner already found: only their entries are tried. */
-export function firstEntryOf(anchors: readonly string[], msg: string, retired: ReadonlySet<string>): Hit | null {
-  const cands: CompiledEntry[] = [];
-  for (const a of anchors) for (const c of BY_ANCHOR.get(a) ?? []) if (!cands.includes(c)) cands.push(c);
-  cands.sort((a, b) => a.order - b.order);
+/**
+ * The same, for a line whose anchors the scanner already found (`indices` into the scanner's anchor `list`,
+ * ascending): only their entries are tried.
+ */
+export function firstEntryOf(
+  list: readonly string[],
+  indices: readonly number[],
+  msg: string,
+  retired: ReadonlySet<string>,
+): Hit | null {
+  const per = entriesOfList(list);
+  // Most candidate lines hold one anchor: its entries, already in catalogue order, are the candidates.
+  let cands = indices.length === 1 ? per[indices[0]!]! : NO_ENTRIES;
+  if (indices.length > 1) {
+    const all: CompiledEntry[] = [];
+    for (const i of indices) for (const c of per[i]!) if (!all.includes(c)) all.push(c);
+    cands = all.sort((a, b) => a.order - b.order);
+  }
   for (const c of cands) {
     if (retired.has(c.entry.id)) continue;
     const m = c.re.exec(msg);
     if (m) return { entry: c.entry, fields: groupsOf(m) };
   }
   return null;
+}
+
+const NO_ENTRIES: readonly CompiledEntry[] = [];
+/** Per anchor list the scanner searches (a few, as entries retire): the entries of each of its anchors. */
+const BY_LIST = new WeakMap<readonly string[], (readonly CompiledEntry[])[]>();
+
+function entriesOfList(list: readonly string[]): (readonly CompiledEntry[])[] {
+  let per = BY_LIST.get(list);
+  if (per === undefined) {
+    per = list.map((a) => BY_ANCHOR.get(a) ?? NO_ENTRIES);
+    BY_LIST.set(list, per);
+  }
+  return per;
 }
 
 export function groupsOf(m: RegExpExecArray): Record<string, string> {
