@@ -4,7 +4,22 @@ import type { Groups, ParsedLine } from './types';
 
 // Clock readings from the named groups prefix regexes capture (Y M D h m s f z).
 
-const num = (s: string | undefined) => Number(s ?? 0);
+/**
+ * `Number(s ?? 0)`. Prefix groups are short digit runs (`\d{2}`, a pid), read seven times per clock: summed digit
+ * by digit they skip Number's general string parsing (anything else still goes through Number).
+ */
+function num(s: string | undefined): number {
+  if (s === undefined) return 0;
+  const n = s.length;
+  if (n === 0 || n > 15) return Number(s);
+  let v = 0;
+  for (let i = 0; i < n; i++) {
+    const d = s.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return Number(s);
+    v = v * 10 + d;
+  }
+  return v;
+}
 
 export function isoClock(source: string, g: Groups, text: string, zoned: boolean): Clock | null {
   return makeClock(source, text, {

@@ -130,12 +130,12 @@ export function parsePrefixes(line: string, wrappers?: WrapperMemory): ParsedLin
     rest = after;
     // `[rank0]:` may follow a format prefix too (worker excepthook inside a glog line).
     let rm: RegExpExecArray | null;
-    while ((rm = RANK_AFTER_FORMAT.exec(rest))) {
+    while (rest.startsWith('[rank') && (rm = RANK_AFTER_FORMAT.exec(rest))) {
       out.ranks.push(Number(rm[1]));
       rest = rest.slice(rm[0].length);
     }
   }
-  const tag = C10D_TAG.exec(rest);
+  const tag = rest.startsWith('[c10d') ? C10D_TAG.exec(rest) : null;
   if (tag) {
     rest = rest.slice(tag[0].length);
     out.c10dTag = true;
