@@ -1,4 +1,5 @@
 import { CATALOGUE, type CatalogueEntry } from '../catalogue';
+import { anchorSearchFor, type AnchorSearch } from '../scan/anchorSearch';
 
 // Which catalogue entry a line belongs to. Each anchor maps to the entries that list it, so a line is only
 // tested against entries whose anchor it holds; among those the catalogue order decides.
@@ -34,14 +35,17 @@ export interface Hit {
 
 /** The first entry (in catalogue order) whose anchor is on the line and whose pattern matches the message. */
 export function firstEntry(text: string, msg: string, retired: ReadonlySet<string>): Hit | null {
-  for (const c of MATCHABLE) {
-    if (retired.has(c.entry.id)) continue;
-    if (!c.entry.anchors.some((a) => text.includes(a))) continue;
-    const m = c.re.exec(msg);
-    if (m) return { entry: c.entry, fields: groupsOf(m) };
-  }
-  return null;
+  // Lines that come without the scanner's anchors (a new stream's first line, quoted tracebacks, error files,
+  // the evidence viewer): every anchor searched at once in the line's bytes, not each entry's with includes.
+  const search = (ALL_SEARCH ??= anchorSearchFor(ALL_ANCHORS));
+  const bytes = ENCODER.encode(text);
+  return firstEntryOf(ALL_ANCHORS, search.collect(bytes, 0, bytes.length, []), msg, retired);
 }
+
+/** Every anchor of a matchable entry, once: the list `firstEntry` searches (no anchor is empty). */
+const ALL_ANCHORS = [...BY_ANCHOR.keys()];
+const ENCODER = new TextEncoder();
+let ALL_SEARCH: AnchorSearch | null = null;
 
 /**
  * The same, for a line whose anchors the scanner already found (`indices` into the scanner's anchor `list`,
