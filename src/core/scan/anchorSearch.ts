@@ -118,16 +118,9 @@ export class AnchorSearch {
   first(b: Uint8Array, from: number, to: number): number {
     const m = this.m;
     if (m < 2) return m === 0 ? -1 : this.firstShort(b, from, to);
-    // The hot loop: locals only, verification inline behind a two-byte prefix filter.
+    // The hot loop holds only the shift table and the position: with the verification's tables hoisted into it
+    // as well, V8 spills registers on every step (measured ~20 % slower on training logs).
     const shift = this.shift;
-    const bucketOf = this.bucketOf;
-    const bucketStart = this.bucketStart;
-    const bucketLits = this.bucketLits;
-    const litOff = this.litOff;
-    const litPrefix = this.litPrefix;
-    const litStart = this.litStart;
-    const litLen = this.litLen;
-    const litBytes = this.litBytes;
     let i = from + m - 1;
     while (i < to) {
       const h = (b[i - 1]! << 8) | b[i]!;
@@ -136,19 +129,29 @@ export class AnchorSearch {
         i += s;
         continue;
       }
-      const win = i - m + 1;
-      const bk = bucketOf[h]! - 1;
-      for (let q = bucketStart[bk]!, qe = bucketStart[bk + 1]!; q < qe; q++) {
-        const k = bucketLits[q]!;
-        const start = win - litOff[k]!;
-        const len = litLen[k]!;
-        if (start < from || start + len > to || ((b[start]! << 8) | b[start + 1]!) !== litPrefix[k]) continue;
-        const o = litStart[k]!;
-        let j = 2;
-        while (j < len && b[start + j] === litBytes[o + j]) j++;
-        if (j === len) return start;
-      }
+      const start = this.verify(b, from, to, i, h);
+      if (start >= 0) return start;
       i++;
+    }
+    return -1;
+  }
+
+  /** The start of a literal whose window ends at i (its last bigram h), wholly inside b[from, to); or -1. */
+  private verify(b: Uint8Array, from: number, to: number, i: number, h: number): number {
+    const win = i - this.m + 1;
+    const bk = this.bucketOf[h]! - 1;
+    const litOff = this.litOff;
+    const litLen = this.litLen;
+    const litBytes = this.litBytes;
+    for (let q = this.bucketStart[bk]!, qe = this.bucketStart[bk + 1]!; q < qe; q++) {
+      const k = this.bucketLits[q]!;
+      const start = win - litOff[k]!;
+      const len = litLen[k]!;
+      if (start < from || start + len > to || ((b[start]! << 8) | b[start + 1]!) !== this.litPrefix[k]) continue;
+      const o = this.litStart[k]!;
+      let j = 2;
+      while (j < len && b[start + j] === litBytes[o + j]) j++;
+      if (j === len) return start;
     }
     return -1;
   }
@@ -181,7 +184,7 @@ export class AnchorSearch {
       }
       i++;
     }
-    if (out.length > 1) out.sort((x, y) => x - y);
+    if (out.length > 1) sortAscending(out);
     return out;
   }
 
@@ -204,6 +207,19 @@ export class AnchorSearch {
     const ls = this.litStart[k]!;
     for (let j = 0; j < len; j++) if (b[start + j] !== lb[ls + j]) return false;
     return true;
+  }
+}
+
+/** In place, ascending: a line holds a few anchors, and Array#sort allocates a work array on every call. */
+function sortAscending(a: number[]): void {
+  for (let i = 1; i < a.length; i++) {
+    const v = a[i]!;
+    let j = i - 1;
+    while (j >= 0 && a[j]! > v) {
+      a[j + 1] = a[j]!;
+      j--;
+    }
+    a[j + 1] = v;
   }
 }
 
