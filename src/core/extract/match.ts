@@ -61,9 +61,16 @@ export function firstEntryOf(
   // Most candidate lines hold one anchor: its entries, already in catalogue order, are the candidates.
   let cands = indices.length === 1 ? per[indices[0]!]! : NO_ENTRIES;
   if (indices.length > 1) {
+    // Merged in catalogue order by insertion (a few entries; Array#sort allocates on every call).
     const all: CompiledEntry[] = [];
-    for (const i of indices) for (const c of per[i]!) if (!all.includes(c)) all.push(c);
-    cands = all.sort((a, b) => a.order - b.order);
+    for (const i of indices)
+      for (const c of per[i]!) {
+        if (all.includes(c)) continue;
+        let j = all.length;
+        while (j > 0 && all[j - 1]!.order > c.order) j--;
+        all.splice(j, 0, c);
+      }
+    cands = all;
   }
   for (const c of cands) {
     if (retired.has(c.entry.id)) continue;
