@@ -12,16 +12,20 @@ const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
 const isWord = (c: number) =>
   isDigit(c) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f || c === 0x2e || c === 0x2d;
 
+/** Set by skipTimestamp: the token was a collector's `date time` (its host follows). */
+let collectorStamp = false;
+
 /**
  * The end of a leading date-time token (RFC 3339, `[YYYY-MM-DD HH:MM:SS]`, or a collector's `date time`) and
- * the blanks after it, or `from` when the line does not start with one.
+ * the blanks after it, or `from` when the line does not start with one; `collectorStamp` says which kind. (A
+ * number and a flag, not an object: the probe reads every line of a file of many nodes.)
  */
-function skipTimestamp(b: Uint8Array, from: number, to: number): { at: number; collector: boolean } {
+function skipTimestamp(b: Uint8Array, from: number, to: number): number {
+  collectorStamp = false;
   let i = from;
   const bracket = b[i] === 0x5b;
   if (bracket) i++;
-  if (!(i + 10 <= to && isDigit(b[i]!) && b[i + 4] === 0x2d && b[i + 7] === 0x2d))
-    return { at: from, collector: false };
+  if (!(i + 10 <= to && isDigit(b[i]!) && b[i + 4] === 0x2d && b[i + 7] === 0x2d)) return from;
   const limit = Math.min(to, i + 40);
   let collector = false;
   i += 10;
@@ -31,9 +35,10 @@ function skipTimestamp(b: Uint8Array, from: number, to: number): { at: number; c
   }
   while (i < limit && b[i] !== 0x20 && b[i] !== 0x09 && b[i] !== 0x5d) i++;
   if (bracket && b[i] === 0x5d) i++;
-  if (i >= limit) return { at: from, collector: false };
+  if (i >= limit) return from;
   while (i < to && (b[i] === 0x20 || b[i] === 0x09)) i++;
-  return { at: i, collector };
+  collectorStamp = collector;
+  return i;
 }
 
 /** A probe for one file: true for the first line of each label not seen before. */
@@ -41,7 +46,8 @@ export function streamLabelProbe(): StreamProbe {
   const seen = new Set<number>();
   return (b, from, to) => {
     if (seen.size >= MAX_LABELS) return false;
-    const { at, collector } = skipTimestamp(b, from, to);
+    const at = skipTimestamp(b, from, to);
+    const collector = collectorStamp;
     let i = at;
     const end = Math.min(to, at + 64);
     let digits = true;
