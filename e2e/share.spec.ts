@@ -71,6 +71,10 @@ test('a share link opens the same diagnosis in a fresh context, read-only, with 
 
   const url = await dialog.getByTestId('share-url').inputValue();
   expect(url).toMatch(new RegExp(`^${ORIGIN}/#share=\\d+\\.`));
+  // The link holds still while the dialog is open: it is not rebuilt over and over (each rebuild would stamp a new
+  // creation second into it, so a link that changes across a second boundary is one being rebuilt in a loop).
+  await page.waitForTimeout(1100);
+  expect(await dialog.getByTestId('share-url').inputValue()).toBe(url);
   await dialog.getByTestId('share-copy').click();
   await expect(dialog.getByTestId('share-status')).toContainText('Link copied');
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(url);

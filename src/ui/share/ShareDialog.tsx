@@ -103,9 +103,13 @@ function ShareDialog({ view, onClose }: Props & { onClose(): void }) {
   const baseNoteId = useId();
 
   // Typing a title rebuilds the link (in the job worker, which has the job); the preview may lag a keystroke
-  // behind, the field never does.
+  // behind, the field never does. The options are memoised on their values: a fresh object each render would
+  // ask again after every answer, forever. The creation time is the dialog's, so the link the user reads and
+  // the one Copy puts on the clipboard are the same text even when a rebuild crosses a second.
   const ask = useAppStore((s) => s.ask);
-  const options = useDeferredValue({ title, redaction, base: base.base });
+  const [openedAt] = useState(() => Date.now());
+  const wanted = useMemo(() => ({ title, redaction, base: base.base }), [title, redaction, base.base]);
+  const options = useDeferredValue(wanted);
   const [result, setResult] = useState<ShareResult | null>(null);
   const nodes = view.job.nodes;
   useEffect(() => {
@@ -122,6 +126,7 @@ function ShareDialog({ view, onClose }: Props & { onClose(): void }) {
         lang,
         selectedNode: selectedNode && nodes.some((n) => n.id === selectedNode) ? selectedNode : null,
         zoom,
+        now: openedAt,
       },
     }).then(
       (r) => live && setResult(r),
@@ -138,7 +143,7 @@ function ShareDialog({ view, onClose }: Props & { onClose(): void }) {
     return () => {
       live = false;
     };
-  }, [ask, nodes, options, lang, selectedNode, zoom]);
+  }, [ask, nodes, options, lang, selectedNode, zoom, openedAt]);
 
   useLayoutEffect(() => {
     const dialog = dialogRef.current!;
