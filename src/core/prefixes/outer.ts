@@ -107,6 +107,24 @@ export const OUTER_PREFIXES: PrefixRow[] = [
     lineStartOnly: true,
   },
   {
+    // docker compose: `trainer-0-1  | ` (v2: service and replica, padded to the longest name) or
+    // `proj_trainer_1 | ` (v1). The replica index is required, so a user's own `name | value` tables are
+    // not taken for services. A service name is no host name (the container's hostname is its id): a label.
+    id: 'compose',
+    re: /^(?<svc>[A-Za-z0-9][\w.-]{0,62}?[-_]\d{1,4}) {1,40}\| /,
+    apply: (g, out) => {
+      out.host = g.svc!;
+      out.hostKeysStream = true;
+      out.hostIsLabel = true;
+    },
+    samples: [
+      'trainer-0-1  | [E1203 08:22:10.330587691 socket.cpp:500] [c10d] The server socket has failed to listen on any local network address.',
+      'trn_worker_2 | torch.distributed.DistNetworkError: The client socket has timed out after 900000ms while trying to connect to (10.5.0.2, 29500).',
+    ],
+    splitsStream: true,
+    lineStartOnly: true,
+  },
+  {
     id: 'slurm',
     re: /^(?<label>\d{1,5}): /,
     apply: (g, out) => void (out.slurm = g.label!),
