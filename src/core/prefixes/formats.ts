@@ -260,6 +260,32 @@ export const FORMAT_PREFIXES: PrefixRow[] = [
     ],
   },
   {
+    // Hydra's job logging (fairseq-hydra-train, NeMo and other Hydra apps): `[ts][logger][LEVEL] - msg`.
+    id: 'hydra',
+    re: /^\[(?<t>(?<Y>\d{4})-(?<M>\d{2})-(?<D>\d{2}) (?<h>\d{2}):(?<m>\d{2}):(?<s>\d{2}),(?<f>\d{3}))\]\[(?<logger>[\w.-]{1,200})\]\[(?<lvl>DEBUG|INFO|WARNING|ERROR|CRITICAL)\] - /,
+    apply: (g, out) => {
+      pushClock(out, isoClock('hydra', g, g.t!, false));
+      out.level = g.lvl!;
+      out.origin = g.logger!;
+    },
+    samples: [
+      '[2021-12-17 16:36:32,821][torch.distributed.distributed_c10d][INFO] - Waiting in store based barrier to initialize process group for rank: 0, key: store_based_barrier_key:1 (world_size=16, worker_count=8, timeout=0:30:00)',
+    ],
+  },
+  {
+    // fairseq and metaseq: `2022-05-04 10:31:07 | INFO | torch.distributed.distributed_c10d | msg`.
+    id: 'fairseq',
+    re: /^(?<t>(?<Y>\d{4})-(?<M>\d{2})-(?<D>\d{2}) (?<h>\d{2}):(?<m>\d{2}):(?<s>\d{2})) \| (?<lvl>DEBUG|INFO|WARNING|ERROR|CRITICAL) \| (?<logger>[\w.-]{1,200}) \| /,
+    apply: (g, out) => {
+      pushClock(out, isoClock('fairseq', g, g.t!, false));
+      out.level = g.lvl!;
+      out.origin = g.logger!;
+    },
+    samples: [
+      '2022-05-04 10:31:07 | INFO | torch.distributed.distributed_c10d | Added key: store_based_barrier_key:1 to store for rank: 5',
+    ],
+  },
+  {
     // Any other line that starts with an ISO date-time (training scripts, DeepSpeed, fairseq, sglang…).
     id: 'iso',
     re: /^\[?(?<t>(?<Y>\d{4})-(?<M>\d{2})-(?<D>\d{2})[T ](?<h>\d{2}):(?<m>\d{2}):(?<s>\d{2})(?:[.,](?<f>\d{1,9}))?(?<z>Z|[+-]\d{2}:?\d{2})?)\]?(?:[ \t|]|$)/,
