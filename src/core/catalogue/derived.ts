@@ -28,6 +28,18 @@ export const DERIVED: CatalogueEntry[] = [
     source: 'a traceback through torchrun whose exception line is past the end of the log',
   },
   {
+    // One thread of a faulthandler dump whose frames sit in a startup phase: the process was waiting there.
+    id: 'stack-dump',
+    kind: 'info',
+    anchors: [],
+    pattern: '(?!)',
+    samples: [],
+    effects: { waitsInItsStage: true, shown: true },
+    versions: 'Python (faulthandler)',
+    source:
+      'faulthandler dump_traceback: `Current thread 0x… (most recent call first):`, frames `File "…", line N in fn`',
+  },
+  {
     // The paste ends inside a traceback of user code: a worker crashed, the exception is not in the text.
     id: 'worker-traceback-cut',
     kind: 'failure',

@@ -47,9 +47,11 @@ export const TRACEBACK: CatalogueEntry[] = [
     id: 'traceback-frame',
     kind: 'frame',
     anchors: ['File "'],
-    pattern: 'File "(?<path>[^"]+)", line (?<lineno>\\d+), in (?<fn>[\\w<>]+)',
+    // faulthandler's dumps print `line N in fn` (no comma), innermost call first.
+    pattern: 'File "(?<path>[^"]+)", line (?<lineno>\\d+),? in (?<fn>[\\w<>]+)',
     samples: [
       '  File "/usr/lib/python3/dist-packages/torch/distributed/elastic/agent/server/api.py", line 709, in run',
+      '  File "/opt/venv/lib/python3.10/site-packages/torch/distributed/elastic/agent/server/api.py", line 906 in _exit_barrier',
     ],
     versions: 'Python',
     source: 'Python',

@@ -85,6 +85,12 @@ export interface Effects {
   /** The client could not resolve the store host's name (field `host`): no address was tried, so nothing
    * says whether that host was up — a wrong name, DNS, or (Kubernetes) a pod that did not exist yet. */
   nameUnresolved?: boolean;
+  /** The rank's process reached this startup stage here (it calls init_process_group now): a node whose ranks
+   * get there only after the others gave up waiting in it was the late one. */
+  entersStage?: FailureStage;
+  /** One connect attempt that failed and is retried while the deadline lasts: a node whose log ends on these
+   * (no store reached after them) was still trying to reach the store when its log was taken. */
+  connectRetry?: boolean;
   /** A fault of the node's own hardware or driver (a CUDA call failed under NCCL): that node is the cause,
    * whoever else then waited. */
   localFault?: boolean;
@@ -94,6 +100,8 @@ export interface Effects {
   /** The node is waiting in this stage: a traceback cut short after it (its exception past the paste's end)
    * most likely ended that wait. */
   waitingIn?: FailureStage;
+  /** The event's own stage is where the node was waiting (a stack dump: the phase its frames are in). */
+  waitsInItsStage?: boolean;
   /** The message says whose rank it waited for (ncclUniqueId comes from global rank 0). */
   waitsForGlobalRank?: number;
   /** What the message shows of the store host: this node hosts it; this node reached it; lost it after reaching it. */

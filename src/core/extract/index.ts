@@ -14,6 +14,7 @@ import { quotedLines } from './records';
 import { newStream, noteAgent, notePrefixHost, type StreamState } from './stream';
 import {
   agentFrames,
+  closeDump,
   closeTraceback,
   framesFresh,
   inCollective,
@@ -396,6 +397,7 @@ function finishStreams(file: string, states: StreamState[]): StreamExtract[] {
   const foreign = states.some((s) => s.foreign);
   for (const s of states) {
     if (!foreign) for (const why of s.weakEvidence) noteEvidence(s, why);
+    closeDump(s);
     settleKept(s);
     // A labelled stream with no recognised line of its own is noise of the label, not a node.
     if (s.x.stream !== '' && s.x.events.length === 0 && s.x.torchEvidence.length === 0) continue;
@@ -425,7 +427,8 @@ function labelHints(file: string, s: StreamState): IdentityHint[] {
 function openWait(s: StreamState): FailureStage | null {
   for (let i = s.x.events.length - 1; i >= 0; i--) {
     const e = s.x.events[i]!;
-    const waiting = ENTRY.get(e.id)?.effects?.waitingIn;
+    const fx = ENTRY.get(e.id)?.effects;
+    const waiting = fx?.waitingIn ?? (fx?.waitsInItsStage ? e.stage : undefined);
     if (waiting) return waiting;
     if (e.kind !== 'info') return null;
   }

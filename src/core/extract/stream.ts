@@ -16,6 +16,11 @@ export interface StreamState {
   tracebackLine: number;
   /** The traceback is still open: frames came, no exception line yet. */
   tracebackOpen: boolean;
+  /** The frames are a stack dump's (faulthandler, `most recent call first`): where a thread was waiting when
+   * the dump was taken, not the path of an exception — the process had not failed. */
+  dump: boolean;
+  /** Line of the last frame read (a dump's event stands there, after what its frames' lines produced). */
+  frameLine: number;
   /** The stream's torch install directory was noted (from its first frame through torch.distributed). */
   torchHomeSeen: boolean;
   /** A Rich box frame's path, waiting for the `│ in fn │` line below it. */
@@ -58,6 +63,8 @@ export function newStream(file: string, key: string): StreamState {
     frames: [],
     tracebackLine: -1,
     tracebackOpen: false,
+    dump: false,
+    frameLine: -1,
     torchHomeSeen: false,
     richPath: null,
     richCall: -1,

@@ -10,6 +10,7 @@ import {
   type CatalogueEntry,
 } from '../catalogue';
 import type { FailureStage, LogEvent } from '../model';
+import { keepEvent } from './keep';
 import type { Frame, StreamState } from './stream';
 
 // Tracebacks: their frames tell which phase was waiting when an exception (a store timeout above all) was
@@ -29,7 +30,10 @@ const KEPT_FRAMES = 3072;
 const STARTUP_SEQ_MAX = 5;
 
 const TRACEBACK_START = 'Traceback (most recent call last)';
-const FRAME_RE = /File "(?<path>[^"]{1,1000})", line (?<lineno>\d{1,9}), in (?<fn>[\w<>]{1,200})/g;
+/** faulthandler's dump of a thread (`Current thread 0x… (most recent call first):`), as py-faulthandler,
+ * `faulthandler.dump_traceback_later` and a SIGABRT print it; its frames read `line N in fn`, innermost first. */
+const DUMP_START = '(most recent call first)';
+const FRAME_RE = /File "(?<path>[^"]{1,1000})", line (?<lineno>\d{1,9}),? in (?<fn>[\w<>]{1,200})/g;
 const KEY_STAGE_RES = KEY_STAGES.map((k) => ({ re: new RegExp(k.re), stage: k.stage }));
 const effectsOf = (e: LogEvent) => effectsOfId(e.id);
 /** The agent's own entry points: a traceback through them is the launcher being torn down. */
@@ -40,10 +44,17 @@ function pushFrame(s: StreamState, f: Frame): void {
   if (s.frames.length > MAX_FRAMES) s.frames.splice(KEPT_FRAMES / 2, s.frames.length - KEPT_FRAMES);
 }
 
-function startTraceback(s: StreamState, line: number): void {
+function startTraceback(s: StreamState, line: number, dump = false): void {
   s.frames = [];
   s.tracebackLine = line;
   s.tracebackOpen = true;
+  s.dump = dump;
+}
+
+/** A dump lists the innermost call first: its frames are kept outermost first, as a traceback's are. */
+function addFrame(s: StreamState, f: Frame): void {
+  if (s.dump) s.frames.unshift(f);
+  else pushFrame(s, f);
 }
 
 const RICH_FRAME = new RegExp(RICH_FRAME_PATTERN);
@@ -75,7 +86,15 @@ function readRichFrame(s: StreamState, line: number, text: string): boolean {
 /** Reads traceback structure from a line (a collapsed traceback may hold its start, frames and exception);
  * returns how many frames it added. */
 export function readTraceback(s: StreamState, line: number, text: string): number {
-  if (text.includes(TRACEBACK_START)) startTraceback(s, line);
+  if (text.includes(TRACEBACK_START)) {
+    closeDump(s);
+    startTraceback(s, line);
+  } else if (text.includes(DUMP_START)) {
+    // Each thread of a dump is a list of its own: the one before it ends here.
+    closeDump(s);
+    startTraceback(s, line, true);
+    return 0;
+  }
   if (text.includes('│ ')) {
     if (!readRichFrame(s, line, text)) return 0;
     refineEarlier(s, line);
@@ -88,10 +107,13 @@ export function readTraceback(s: StreamState, line: number, text: string): numbe
   while ((fm = FRAME_RE.exec(text)) !== null) {
     // Frames pasted without their `Traceback` header still start one.
     if (added === 0 && !s.tracebackOpen) startTraceback(s, line);
-    pushFrame(s, { fn: fm.groups!.fn!, path: fm.groups!.path! });
+    addFrame(s, { fn: fm.groups!.fn!, path: fm.groups!.path! });
     added++;
   }
-  if (added > 0) refineEarlier(s, line);
+  if (added > 0) {
+    s.frameLine = line;
+    refineEarlier(s, line);
+  }
   return Math.min(added, s.frames.length);
 }
 
@@ -216,4 +238,27 @@ function refineEarlier(s: StreamState, line: number): void {
 /** An exception line closes the traceback it ends. */
 export function closeTraceback(s: StreamState): void {
   s.tracebackOpen = false;
+}
+
+/**
+ * The end of one thread of a stack dump: if its frames wait in a startup phase, an event says so (the process
+ * was alive and waiting there, nothing had failed yet). Called at the next thread, traceback, or the end.
+ */
+export function closeDump(s: StreamState): void {
+  if (!s.dump || !s.tracebackOpen) return;
+  s.tracebackOpen = false;
+  s.dump = false;
+  const stage = stageFromFrames(s.frames);
+  if (stage === null || !torchFrames(s.frames)) return;
+  keepEvent(s, {
+    id: 'stack-dump',
+    kind: 'info',
+    file: s.x.file,
+    line: Math.max(s.tracebackLine, s.frameLine),
+    text: `(most recent call first): … ${s.frames.at(-1)!.fn} ← ${s.frames[0]!.fn} (${s.frames.length} frames)`,
+    clocks: [],
+    fields: { frames: String(s.frames.length) },
+    stage,
+    frames: s.frames.map((f) => f.fn),
+  });
 }
