@@ -254,7 +254,9 @@ export type ReasonCode =
   | 'never-launched'
   | 'local-fault'
   | 'name-unresolved'
-  | 'host-not-served';
+  | 'host-not-served'
+  | 'still-connecting'
+  | 'entered-after-give-up';
 
 /** The limit that fired, and where its value comes from: printed in the logs, inferred from elapsed time, or assumed. */
 export interface LimitFired {

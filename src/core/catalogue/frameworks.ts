@@ -1,7 +1,7 @@
 import type { CatalogueEntry } from './types';
 
 // What the frameworks around torch.distributed print as they call init_process_group for a rank: Lightning
-// (Trainer and Fabric), Ray Train, DeepSpeed. A paste that holds only these lines and then stops is a
+// (Trainer and Fabric), Ray Train, DeepSpeed, fairseq. A paste that holds only these lines and then stops is a
 // torch.distributed job hanging in its process-group setup, not "another program": the lines are torch
 // evidence and stand where pg-init-begin stands in a script's own output. The DeepSpeed launcher
 // (deepspeed.launcher.launch, started once per node by the deepspeed runner over pdsh/ssh) is that node's
@@ -23,6 +23,7 @@ export const FRAMEWORKS: CatalogueEntry[] = [
       'initializing ddp: GLOBAL_RANK: 3, MEMBER: 4/8',
       'I0302 07:14:52.118027 139912233076544 distributed.py:244] Initializing distributed: GLOBAL_RANK: 5, MEMBER: 6/16',
     ],
+    effects: { entersStage: 'pg-init' },
     versions: 'PyTorch Lightning 1.x ("initializing ddp"), Lightning ≥ 1.6 and Fabric ("Initializing distributed")',
     source:
       'lightning/fabric/utilities/distributed.py _init_dist_connection; shapes: Lightning-AI/pytorch-lightning#19606 (2.2), #10098 (1.4)',
@@ -34,6 +35,7 @@ export const FRAMEWORKS: CatalogueEntry[] = [
     pattern:
       'Setting up process group for:\\s{0,2}(?<method>\\S{1,200}) \\[rank=(?<rank>\\d{1,7}), world_size=(?<world>\\d{1,7})\\]',
     samples: ['(RayTrainWorker pid=20417, ip=10.4.0.12) Setting up process group for: env:// [rank=0, world_size=2]'],
+    effects: { entersStage: 'pg-init' },
     versions: 'Ray Train (TorchTrainer, ray/train/torch/config.py)',
     source: 'ray/train/torch/config.py _setup_torch_process_group; shape: ray-project/ray#45825',
   },
@@ -45,8 +47,23 @@ export const FRAMEWORKS: CatalogueEntry[] = [
     samples: [
       '[2024-05-14 09:12:40,518] [INFO] [comm.py:637:init_distributed] Initializing TorchBackend in DeepSpeed with backend nccl',
     ],
+    effects: { entersStage: 'pg-init' },
     versions: 'DeepSpeed ≥ 0.8 (deepspeed.comm.init_distributed)',
     source: 'deepspeed/comm/comm.py init_distributed; shape: deepspeedai/DeepSpeed#3318, OptimalScale/LMFlow#406',
+  },
+  {
+    // fairseq's distributed_init, just before it calls init_process_group for the rank.
+    id: 'fairseq-distributed-init',
+    kind: 'info',
+    anchors: ['distributed init (rank '],
+    pattern: 'distributed init \\(rank (?<rank>\\d{1,7})\\): (?<method>\\S{1,200})',
+    samples: [
+      '[2021-12-17 17:15:04,011][fairseq.distributed.utils][INFO] - distributed init (rank 8): env://',
+      '2022-05-04 10:31:05 | INFO | fairseq.distributed.utils | distributed init (rank 5): tcp://10.40.1.11:29511',
+    ],
+    effects: { entersStage: 'pg-init' },
+    versions: 'fairseq ≥ 0.10 (fairseq/distributed/utils.py distributed_init)',
+    source: 'fairseq/distributed/utils.py distributed_init; shape: facebookresearch/fairseq#4082',
   },
   {
     id: 'deepspeed-launch',

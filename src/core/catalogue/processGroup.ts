@@ -16,6 +16,20 @@ export const PROCESS_GROUP: CatalogueEntry[] = [
     source: 'torch/distributed/distributed_c10d.py',
   },
   {
+    // Each rank adds its key to the store as it enters the barrier at the end of init_process_group.
+    id: 'store-barrier-added-key',
+    kind: 'info',
+    anchors: ['to store for rank: '],
+    pattern: 'Added key: (?<key>\\S+) to store for rank: (?<rank>\\d{1,7})',
+    samples: [
+      'INFO:torch.distributed.distributed_c10d:Added key: store_based_barrier_key:1 to store for rank: 3',
+      '[2021-12-17 16:36:22,310][torch.distributed.distributed_c10d][INFO] - Added key: store_based_barrier_key:1 to store for rank: 0',
+    ],
+    effects: { entersStage: 'pg-init' },
+    versions: '1.13 (INFO), 2.6 (DEBUG)',
+    source: 'torch/distributed/distributed_c10d.py (_store_based_barrier); docs/pytorch-log-formats.md §5.8',
+  },
+  {
     id: 'store-barrier-wait',
     kind: 'info',
     anchors: ['Waiting in store based barrier'],
@@ -24,7 +38,7 @@ export const PROCESS_GROUP: CatalogueEntry[] = [
     samples: [
       'INFO:torch.distributed.distributed_c10d:Waiting in store based barrier to initialize process group for rank: 3, key: store_based_barrier_key:1 (world_size=8, worker_count=6, timeout=0:30:00)',
     ],
-    effects: { waitingIn: 'pg-init' },
+    effects: { waitingIn: 'pg-init', entersStage: 'pg-init' },
     versions: '1.13 (INFO), 2.6 (DEBUG)',
     source: 'torch/distributed/distributed_c10d.py',
   },

@@ -38,6 +38,7 @@ export const SCRIPT: CatalogueEntry[] = [
     samples: [
       "2026-11-29T18:35:54.157312292Z [rank1] worker started on node0 (local_rank=1); calling init_process_group('gloo')",
     ],
+    effects: { entersStage: 'pg-init' },
     heuristic: true,
     once: true,
     versions: 'any (training script output)',

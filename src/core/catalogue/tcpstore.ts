@@ -17,6 +17,7 @@ export const TCPSTORE: CatalogueEntry[] = [
     samples: [
       '[W1129 18:31:02.042019295 TCPStore.cpp:330] [c10d] TCP client failed to connect/validate to host node0:29520 - retrying (try=0, timeout=30000ms, delay=26830ms): The client socket has timed out after 30000ms while trying to connect to (node0, 29520).',
     ],
+    effects: { connectRetry: true },
     versions: '2.6 (introduction unverified)',
     source: 'torch/csrc/distributed/c10d/TCPStore.cpp',
   },
@@ -82,6 +83,7 @@ export const TCPSTORE: CatalogueEntry[] = [
     anchors: ['is listening yet'],
     pattern: 'No socket on \\((?<host>[^,\\s]+), (?<port>\\d+)\\) is listening yet, will retry',
     samples: ['[I socket.cpp:667] [c10d] No socket on (node0, 29500) is listening yet, will retry.'],
+    effects: { connectRetry: true },
     versions: '1.13–2.6 (INFO, hidden by default)',
     source: 'torch/csrc/distributed/c10d/socket.cpp',
   },
@@ -117,6 +119,7 @@ export const TCPSTORE: CatalogueEntry[] = [
       '[W ..\\torch\\csrc\\distributed\\c10d\\socket.cpp:601] [c10d] The client socket has failed to connect to [ws-07.corp.example]:29500 (system error: 10049 - 在其上下文中，该请求的地址无效。).',
       '[W1201 08:03:11.201733012 socket.cpp:752] [c10d] The client socket has failed to connect to [::ffff:10.0.3.7]:29500 (errno: 113 - No route to host).',
     ],
+    effects: { connectRetry: true },
     versions: '1.13–2.6',
     source: 'torch/csrc/distributed/c10d/socket.cpp',
   },
@@ -144,7 +147,7 @@ export const TCPSTORE: CatalogueEntry[] = [
     samples: [
       '[W socket.cpp:401] [c10d] The IPv4 network addresses of (trainjob-master-0, 29500) cannot be retrieved (gai error: -2 - Name or service not known).',
     ],
-    effects: { nameUnresolved: true },
+    effects: { nameUnresolved: true, connectRetry: true },
     versions: '1.13–2.6',
     source: 'torch/csrc/distributed/c10d/socket.cpp',
   },

@@ -21,7 +21,7 @@ import { nodeEvents } from './events';
 import { deriveFacts, parseIntList } from './facts';
 import { analyseFailure, nodeFailure, type NodeView } from './failure';
 import { bestHint, groupStreams, nodeIdOf, type NodeGroup } from './group';
-import { placeLaunch } from './launch';
+import { placeLaunch, waitedSinceLaunch } from './launch';
 import { mixedJobsOf, splitRuns } from './mixed';
 import { nodeClocks, withFieldClocks } from './nodeClock';
 import { notKeptNote } from './notKept';
@@ -120,7 +120,11 @@ export function buildJob(extracts: FileExtract[], opts: BuildOptions = {}): JobM
   const views: NodeView[] = nodes.map((n) => ({
     node: n,
     events: byId.get(n.id)!.events,
-    timeOf: effectiveTime(byId.get(n.id)!.events, clocks.timeOf(n.id)),
+    timeOf: effectiveTime(
+      byId.get(n.id)!.events,
+      clocks.timeOf(n.id),
+      n.launchFrom === 'line' && n.launchTime ? Date.parse(n.launchTime) : null,
+    ),
   }));
   const analysed = mixedJobs
     ? analyseRuns(mixedJobs, views, formatsOf(usable), clocks.offsets)
@@ -183,8 +187,14 @@ const UNTIMED_FOLLOW_LINES = 5;
  * An event's instant for the failure analysis: its own, else that of the timed line just above it in its file
  * (a traceback prints right after the log line that raised it; the instant is then a lower bound), else that
  * of a timed line of the same chain just below it (torch_npu prints the RuntimeError, then the timed CANN code).
+ * An untimed failure that states how long it waited since the launch ("Timed out after 901 seconds waiting for
+ * clients") happened that long after a launch read from a line, not at the last timed line above it.
  */
-function effectiveTime(evs: LogEvent[], timeOf: (e: LogEvent) => number | null): (e: LogEvent) => number | null {
+function effectiveTime(
+  evs: LogEvent[],
+  timeOf: (e: LogEvent) => number | null,
+  launchMs: number | null,
+): (e: LogEvent) => number | null {
   const at = new Map<LogEvent, number | null>();
   const lastTimed = new Map<string, { line: number; t: number }>();
   const sorted = [...evs].sort((a, b) => (a.file === b.file ? a.line - b.line : a.file < b.file ? -1 : 1));
@@ -196,7 +206,10 @@ function effectiveTime(evs: LogEvent[], timeOf: (e: LogEvent) => number | null):
       continue;
     }
     const prev = lastTimed.get(e.file);
-    at.set(e, prev && e.line - prev.line <= UNTIMED_REACH_LINES ? prev.t : null);
+    const waited = launchMs === null ? null : waitedSinceLaunch(e);
+    const stated = waited === null ? null : launchMs! + waited * 1000;
+    if (stated !== null && stated >= (prev?.t ?? -Infinity)) at.set(e, stated);
+    else at.set(e, prev && e.line - prev.line <= UNTIMED_REACH_LINES ? prev.t : null);
   }
   const nextTimed = new Map<string, { line: number; t: number }>();
   for (let i = sorted.length - 1; i >= 0; i--) {

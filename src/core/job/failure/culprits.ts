@@ -91,6 +91,51 @@ function onlyPossibleOwner(
   return left.length === 1 ? left[0]! : null;
 }
 
+/** The store host's name as a client tried it and never resolved (gai errors in the client's last round). */
+function unresolvedName(views: NodeView[], host: NodeView): string | null {
+  for (const v of views) {
+    if (v === host) continue;
+    const e = lastRound(v.events).find((y) => effectsOf(y.id).nameUnresolved && y.fields.host);
+    if (e) return e.fields.host!;
+  }
+  return null;
+}
+
+/**
+ * Nodes whose ranks first entered `stage` after the earliest waiter failed in it, with the waiters and how
+ * long after the first node's ranks they entered it (s); null when no such node or the times are not known.
+ */
+function enteredAfterGiveUp(
+  views: NodeView[],
+  own: Map<string, LogEvent>,
+  stage: FailureStage,
+): { nodes: string[]; waiters: string[]; lag: number } | null {
+  const waiters: string[] = [];
+  let gaveUp = Infinity;
+  for (const v of views) {
+    const e = own.get(v.node.id);
+    const t = e && e.stage === stage && e.role === 'primary' ? v.timeOf(e) : null;
+    if (t === null) continue;
+    waiters.push(v.node.id);
+    gaveUp = Math.min(gaveUp, t);
+  }
+  if (!waiters.length) return null;
+  const entered = new Map<string, number>();
+  for (const v of views) {
+    const e = lastRound(v.events).find((y) => effectsOf(y.id).entersStage === stage && v.timeOf(y) !== null);
+    if (e) entered.set(v.node.id, v.timeOf(e)!);
+  }
+  const nodes = [...entered].filter(([id, t]) => t > gaveUp && !waiters.includes(id)).map(([id]) => id);
+  if (!nodes.length) return null;
+  let first = Infinity;
+  let last = -Infinity;
+  for (const [id, t] of entered) {
+    first = Math.min(first, t);
+    if (nodes.includes(id)) last = Math.max(last, t);
+  }
+  return { nodes, waiters, lag: Math.round((last - first) / 1000) };
+}
+
 export function findCulprits(x: CulpritInput): Culprits {
   const reasons: Reason[] = [];
   const late = new Set<string>();
@@ -111,8 +156,12 @@ export function findCulprits(x: CulpritInput): Culprits {
     return { late, reasons, missingLikely: false };
   }
 
-  // 1. The store host, when the clients failed to reach it and nobody did in time.
-  if (!choice.hostWasUp && CONNECT_STAGES.includes(stage)) {
+  // 1. The store host, when the clients failed to reach it and nobody did in time — unless the clients never
+  // resolved the name they tried: then no connection was made, and nothing in their failure says the host was
+  // late (launch times still may, below).
+  const unresolved = CONNECT_STAGES.includes(stage) && host ? unresolvedName(views, host) : null;
+  if (unresolved) reasons.push({ code: 'name-unresolved', values: { host: unresolved } });
+  else if (!choice.hostWasUp && CONNECT_STAGES.includes(stage)) {
     if (host && !own.has(host.node.id)) {
       late.add(host.node.id);
       reasons.push({ code: 'host-silent', values: { host: host.node.id } });
@@ -226,6 +275,16 @@ export function findCulprits(x: CulpritInput): Culprits {
           },
         });
       }
+    }
+  }
+
+  // 2f. Ranks that reached the stage only after the waiters had given up in it (a node whose workers loaded
+  // data before init_process_group): their node was late to the stage, however punctual its launch.
+  if (late.size === 0 && (stage === 'pg-init' || stage === 'comm-init')) {
+    const after = enteredAfterGiveUp(views, own, stage);
+    if (after) {
+      for (const id of after.nodes) late.add(id);
+      reasons.push({ code: 'entered-after-give-up', values: { ...after, stage } });
     }
   }
 

@@ -6,7 +6,7 @@ import { reachedStore } from '../storeHost';
 import { restartCause, workerCrash } from './crash';
 import { findCulprits } from './culprits';
 import { limitFired } from './limit';
-import { nodeFailure } from './own';
+import { nodeFailure, stillConnecting } from './own';
 import { chooseStage, isConnectFailure, type StageChoice } from './stage';
 import { bogusHost, LOOPBACK, loopbackEndpoint, sameHost } from './address';
 import { CONNECT_STAGES, WAIT_STAGES, type NodeView } from './view';
@@ -119,6 +119,23 @@ function workersOfOneNode(e: LogEvent, facts: JobFacts): LogEvent {
   return host && !LOOPBACK.test(host) ? { ...e, stage: 'pg-init' } : e;
 }
 
+/**
+ * While others failed, a node whose log ends still retrying to reach the store never got there: its connect
+ * failure is implied (as a primary signal of its own, low confidence), so the stage can be its connect and not
+ * only the wait of the node it never reached.
+ */
+function stillConnectingNodes(x: FailureInput, own: Map<string, LogEvent>, reasons: Reason[]): void {
+  const nodes: string[] = [];
+  for (const v of x.views) {
+    if (own.has(v.node.id)) continue;
+    const e = stillConnecting(v.events);
+    if (!e) continue;
+    own.set(v.node.id, { ...e, kind: 'failure', stage: 'store-connect', role: 'primary', confidence: 'low' });
+    nodes.push(v.node.id);
+  }
+  if (nodes.length) reasons.push({ code: 'still-connecting', values: { nodes } });
+}
+
 export function analyseFailure(x: FailureInput): { failure: Failure | null; notes: Note[] } {
   const own = new Map<string, LogEvent>();
   for (const v of x.views) {
@@ -128,6 +145,7 @@ export function analyseFailure(x: FailureInput): { failure: Failure | null; note
   if (own.size === 0) return { failure: null, notes: [] };
 
   const reasons: Reason[] = [];
+  stillConnectingNodes(x, own, reasons);
   let host = x.views.find((v) => v.node.isStoreHost) ?? null;
   if (!host) {
     const inferred = inferHost(x, own);

@@ -47,3 +47,19 @@ export function nodeFailure(events: LogEvent[]): LogEvent | null {
   );
   return (cons.some(specific) ? cons.filter(specific) : cons).at(-1) ?? null;
 }
+
+/**
+ * A node with no failure of its own whose log ends on connect attempts being retried (no store reached after
+ * them): it was still trying to reach the store when its log was taken. Its last retry, or null.
+ */
+export function stillConnecting(events: LogEvent[]): LogEvent | null {
+  const round = lastRound(events);
+  let retry: LogEvent | null = null;
+  for (const e of round) {
+    const fx = effectsOf(e.id);
+    if (fx.connectRetry) retry = e;
+    else if (retry && (fx.store !== undefined || e.kind === 'rendezvous-complete' || e.kind === 'workers-started'))
+      retry = null;
+  }
+  return retry;
+}
