@@ -15,6 +15,20 @@ const STARTUP_WAITS: FailureStage[] = [...CONNECT_STAGES, ...WAIT_STAGES, 'rende
 
 const specific = (e: LogEvent) => e.stage !== 'other' && e.stage !== 'worker-error';
 
+/**
+ * An exception no frame places (its traceback cut away, or shown by pytest's margin) that the agent then
+ * reports as a worker's failure (`failed (exitcode: N) local_rank: …`, ChildFailedError): it was raised in
+ * that worker — the entry's user-code stage, not an unplaced `other`.
+ */
+function workersOwn(pick: LogEvent, live: LogEvent[]): LogEvent {
+  const userStage = effectsOf(pick.id).userCodeStage;
+  if (pick.stage !== 'other' || !userStage || pick.frames?.length) return pick;
+  const reported = live.some(
+    (e) => e.file === pick.file && e.line > pick.line && e.stage === 'worker-error' && e.role === 'consequence',
+  );
+  return reported ? { ...pick, stage: userStage } : pick;
+}
+
 export function nodeFailure(events: LogEvent[]): LogEvent | null {
   const last = lastRound(events);
   // A log that ends right after a restart shows no outcome of the new round: the failure that caused the
@@ -36,7 +50,7 @@ export function nodeFailure(events: LogEvent[]): LogEvent | null {
 
   const prim = live.filter((e) => isFailureSignal(e) && e.role === 'primary');
   const pick = (prim.some(specific) ? prim.filter(specific) : prim).at(-1);
-  if (pick) return pick;
+  if (pick) return workersOwn(pick, live);
   // Only consequences: failure-kind ones and signs of being torn down — not benign errors such as a quick
   // exit-barrier race or a reset connection at the end of a healthy run.
   // A store lost while the frames show the node waiting in a startup stage is its host going away under it.
