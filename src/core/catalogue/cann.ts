@@ -98,13 +98,30 @@ export const CANN: CatalogueEntry[] = [
     source: 'torch_npu/csrc/distributed/ProcessGroupHCCL.cpp, OpParamMaker.cpp',
   },
   {
+    // torch_npu's code for an HCCL call that failed (ERR02200): the distributed side.
     id: 'npu-err-code',
     kind: 'error',
     anchors: [' ERR0'],
-    pattern: '(?<code>ERR0\\d{4}) (?<text>(?:OPS|DIST) call (?:acl|hccl) api failed)',
-    samples: ['[ERROR] 2025-05-19-10:33:48 (PID:3301874, Device:5, RankID:5) ERR01100 OPS call acl api failed.'],
+    pattern: '(?<code>ERR0\\d{4}) (?<text>DIST call hccl api failed)',
+    samples: ['[ERROR] 2025-05-19-10:33:49 (PID:3301874, Device:5, RankID:5) ERR02200 DIST call hccl api failed.'],
     effects: { comm: 'hccl', stage: 'comm-init', role: 'consequence' },
     versions: 'torch_npu',
-    source: 'torch_npu error codes (ERR01100, ERR02200)',
+    source: 'torch_npu error codes (ERR02200)',
+  },
+  {
+    // torch_npu's code for an operator or runtime call that failed (ERR01100 OPS, ERR00100 PTA): every NPU
+    // program prints it, one card or many (`RankID:-1` outside a process group), after a collective's HCCL error
+    // as after a tensor op's shape error. On its own it shows no distributed job.
+    id: 'npu-ops-err-code',
+    kind: 'error',
+    anchors: [' ERR0'],
+    pattern: '(?<code>ERR0\\d{4}) (?<text>(?:OPS|PTA) call acl api failed)',
+    samples: [
+      '[ERROR] 2025-05-19-10:33:48 (PID:3301874, Device:5, RankID:5) ERR01100 OPS call acl api failed.',
+      '[ERROR] 2024-11-27-14:05:33 (PID:410832, Device:0, RankID:-1) ERR01100 OPS call acl api failed',
+    ],
+    effects: { stage: 'other', role: 'consequence', notTorchEvidence: true },
+    versions: 'torch_npu',
+    source: 'torch_npu error codes (ERR01100, ERR00100); shape: modelscope/ms-swift#2517',
   },
 ];
