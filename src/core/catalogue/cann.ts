@@ -67,6 +67,20 @@ export const CANN: CatalogueEntry[] = [
     source: 'CANN error codes EE1002, EH9999',
   },
   {
+    // The NPU driver refused a call about the device itself (CANN's inner error under EK9999, often under an
+    // HCCL communicator error): that node's driver or card is at fault, not a peer that was late.
+    id: 'cann-driver-fault',
+    kind: 'failure',
+    anchors: ['Failed to drv', 'Failed to hal'],
+    pattern: 'Failed to (?<call>(?:drv|hal)[A-Z]\\w{1,60})(?:, ret=(?<ret>-?\\d{1,9}))?',
+    samples: [
+      'EK9999: [PID: 20417] 2025-04-14-19:47:39.308.705 Failed to drvGetPlatformInfo, ret=4[FUNC:DrvGetPlatformInfo][FILE:ai_drv_dev_api.cpp][LINE:79]',
+    ],
+    effects: { comm: 'hccl', stage: 'comm-init', role: 'primary', localFault: true },
+    versions: 'CANN (EK9999 inner errors)',
+    source: 'CANN driver API (ai_drv_dev_api.cpp); shape: vllm-project/vllm-ascend#516',
+  },
+  {
     // torch_npu's device synchronize failing with a timeout code (507046 / 107020): device work never finished.
     id: 'npu-sync-error',
     kind: 'failure',

@@ -215,7 +215,11 @@ export function analyseFailure(x: FailureInput): { failure: Failure | null; note
   }
   const fired = firedBy(reporters);
   // A crash's waiters ran out of their own limit: that is the limit that fired.
-  const { limit, notes } = limitFired(crash ? crash.waitStage : stage, fired, x.facts, x.limits);
+  // A node's own hardware or driver fault ended it: no limit ran out, whatever the stage's usual one is.
+  const localFault = culprits.reasons.some((r) => r.code === 'local-fault');
+  const { limit, notes } = localFault
+    ? { limit: null, notes: [] }
+    : limitFired(crash ? crash.waitStage : stage, fired, x.facts, x.limits);
   const confidence = fired.some((f) => f.event.confidence !== 'low') ? 'high' : 'low';
   return {
     failure: {
