@@ -82,4 +82,21 @@ export const PROCESS_GROUP: CatalogueEntry[] = [
     versions: '1.x–2.6',
     source: 'torch/distributed/rendezvous.py (_env_error)',
   },
+  {
+    // The script's own use of the API is wrong (init_process_group called twice, a collective before it): it
+    // fails at once on every rank alike — the worker's own error, whatever frames stand above it.
+    id: 'pg-api-misuse',
+    kind: 'failure',
+    anchors: ['initialize the default process group twice', 'Default process group has not been initialized'],
+    pattern:
+      '(?<what>trying to initialize the default process group twice|Default process group has not been initialized)',
+    samples: [
+      'RuntimeError: trying to initialize the default process group twice!',
+      'ValueError: Default process group has not been initialized, please make sure to call init_process_group.',
+    ],
+    effects: { stage: 'worker-error', role: 'primary' },
+    versions: '1.x–2.6',
+    source:
+      'torch/distributed/distributed_c10d.py (init_process_group, _get_default_group); shapes: huggingface/diffusers#2221, hpcaitech/ColossalAI#2872',
+  },
 ];
