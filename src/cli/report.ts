@@ -1,3 +1,4 @@
+import { causedNotLate, missingIsCulprit } from '../core/blame';
 import { noteText } from '../core/notesText';
 import type { Diagnosis } from '../core/findings';
 import { words, type Lang } from '../core/i18n';
@@ -29,12 +30,11 @@ export function renderReport(job: JobModel, dx: Diagnosis, lang: Lang): string {
   );
   if (f) {
     lines.push(
-      `${u.stage}: ${f.stage}; ${u.reportedBy}: ${f.reportedBy.join(', ') || u.none}; ${causeNotLate(f) ? u.causedBy : u.lateNodes}: ${
+      `${u.stage}: ${f.stage}; ${u.reportedBy}: ${f.reportedBy.join(', ') || u.none}; ${causedNotLate(f) ? u.causedBy : u.lateNodes}: ${
         f.lateNodes.join(', ') || u.unknown
       }${f.limit ? `; ${u.timeout}: ${f.limit.id} = ${f.limit.seconds} ${u.seconds} (${limitSource(f.limit.from, u)})` : ''}`,
     );
-    if (f.reasoning.some((r) => r.code === 'missing-likely' || r.code === 'host-absent'))
-      lines.push(`${u.missingLikely}: ${job.missingNodes.join(', ')}`);
+    if (missingIsCulprit(f)) lines.push(`${u.missingLikely}: ${job.missingNodes.join(', ')}`);
   }
 
   if (dx.findings.length) {
@@ -142,11 +142,6 @@ function skewText(job: JobModel, u: Record<string, string>): string {
     .skewAmong!.replace('{s}', String(Math.round(p.seconds * 10) / 10))
     .replace('{placed}', String(p.placed))
     .replace('{total}', String(p.total));
-}
-
-/** The culprit crashed or failed on its own: it caused the failure, it was not late. */
-function causeNotLate(f: { reasoning: { code: string }[] }): boolean {
-  return f.reasoning.some((r) => r.code === 'worker-crash' || r.code === 'local-fault');
 }
 
 function limitSource(from: 'logs' | 'inferred' | 'default', u: Record<string, string>): string {

@@ -1,4 +1,5 @@
 import type { JobFacts, JobModel } from './model';
+import { causedNotLate } from './blame';
 import { boundedSeconds, minOf } from './numbers';
 import { RECOMMENDED_RDZV_SECONDS, hasStoreSync, type LimitInForce } from './thresholds';
 
@@ -213,7 +214,7 @@ export function whatIf(job: JobModel, limits: LimitInForce[], timeoutSeconds: nu
   // answer would be made up.
   if (job.skewSeconds === null || job.nodes.some((n) => n.lagSeconds === null) || job.missingCount > 0) return null;
   // A worker that failed on its own error, or a node's own GPU: no limit would have let the start through.
-  if (job.failure?.reasoning.some((r) => r.code === 'worker-crash' || r.code === 'local-fault')) return null;
+  if (causedNotLate(job.failure)) return null;
   const host = job.nodes.find((n) => n.isStoreHost);
   const f = job.failure;
   const hostLate =

@@ -12,6 +12,7 @@ export type { Diagnosis, Finding, Advice, Severity } from './findings';
 export { limitsInForce } from './thresholds';
 export type { LimitInForce, LimitId } from './thresholds';
 export { whatIf, recommendedTimeout } from './advice';
+export { causedNotLate, missingIsCulprit } from './blame';
 export type { WhatIf } from './advice';
 export { FINDING_CODES } from './diagnosisText';
 export type { FindingCode } from './diagnosisText';

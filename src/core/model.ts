@@ -256,7 +256,8 @@ export type ReasonCode =
   | 'name-unresolved'
   | 'host-not-served'
   | 'still-connecting'
-  | 'entered-after-give-up';
+  | 'entered-after-give-up'
+  | 'joined-count-missing';
 
 /** The limit that fired, and where its value comes from: printed in the logs, inferred from elapsed time, or assumed. */
 export interface LimitFired {

@@ -155,6 +155,8 @@ const REASONS_EN: Record<ReasonCode, (v: V) => string> = {
     `All ${s(v.nodes)} nodes of the job are in the logs and every one failed to connect to the store at ${s(v.host)}: none of them served it. An agent hosts the c10d store only when the endpoint is its own host name or address — check the endpoint (and that its port is open), not a late node.`,
   'name-unresolved': (v) =>
     `The store host's name ${s(v.host)} did not resolve on the clients, so no connection was ever tried: the name is wrong or missing from DNS / /etc/hosts — or, on Kubernetes, its pod did not exist yet. Nothing shows whether that host was late.`,
+  'joined-count-missing': (v) =>
+    `The store host counted ${s(v.joined)} of ${s(v.expected)} clients joined; every client whose log is here is among them, so the one${n(v.expected) - n(v.joined) > 1 ? 's' : ''} that never joined ${n(v.expected) - n(v.joined) > 1 ? 'are' : 'is'} ${s(v.missing)}, whose log was not given.`,
   'entered-after-give-up': (v) =>
     `The ranks of ${s(v.nodes)} reached ${s(v.stage)} only after ${s(v.waiters)} had given up waiting in it (${secs(v.lag)} after the first node's ranks): ${Array.isArray(v.nodes) && v.nodes.length > 1 ? 'they were' : 'it was'} late to it, whatever ${Array.isArray(v.nodes) && v.nodes.length > 1 ? 'their' : 'its'} launch time.`,
   'still-connecting': (v) =>
@@ -215,6 +217,8 @@ const REASONS_ZH: Record<ReasonCode, (v: V) => string> = {
     `作业的全部 ${s(v.nodes)} 个节点都在日志中，而且每个都连不上 ${s(v.host)} 上的 store：没有节点在提供它。只有当 endpoint 是某个 agent 自己的主机名或地址时，它才会托管 c10d store —— 请检查 endpoint（以及端口是否开放），而不是迟到的节点。`,
   'name-unresolved': (v) =>
     `客户端无法解析 store 主机名 ${s(v.host)}，因此根本没有尝试连接：主机名错误，或 DNS / /etc/hosts 中没有它 —— 在 Kubernetes 上也可能是它的 pod 当时还不存在。日志无法说明该主机是否迟到。`,
+  'joined-count-missing': (v) =>
+    `store 主机统计到 ${s(v.expected)} 个客户端中有 ${s(v.joined)} 个加入；日志中的每个客户端都在其中，所以从未加入的是没有提供日志的 ${s(v.missing)}。`,
   'entered-after-give-up': (v) =>
     `${s(v.nodes)} 的 rank 直到 ${s(v.waiters)} 放弃等待之后才进入 ${s(v.stage)}（比第一个节点的 rank 晚 ${secsZh(v.lag)}）：无论启动时间如何，它到得太晚了。`,
   'still-connecting': (v) =>

@@ -1,12 +1,9 @@
+import { causedNotLate } from '../core/blame';
 import type { Diagnosis } from '../core/findings';
 import { words, type Lang } from '../core/i18n';
 import type { JobModel, JobNode } from '../core/model';
 import { maxOf, minOf } from '../core/numbers';
 import type { Omission } from './wire';
-
-/** The culprit crashed or failed on its own: it caused the failure, it was not late. */
-const causeNotLate = (f: { reasoning: { code: string }[] }) =>
-  f.reasoning.some((r) => r.code === 'worker-crash' || r.code === 'local-fault');
 
 // The diagnosis as Markdown to paste into a GitHub issue: the verdict, the findings, the commands to copy (in
 // code blocks), the nodes with their lag. Every string from the logs or a link is escaped, or sits in a code
@@ -73,7 +70,7 @@ export function markdownReport(job: JobModel, dx: Diagnosis, lang: Lang = 'en', 
       [
         `**${u.stage}:** ${code(f.stage)}`,
         `**${u.reportedBy}:** ${names(f.reportedBy, u.none!)}`,
-        `**${causeNotLate(f) ? u.causedBy : u.lateNodes}:** ${names(f.lateNodes, u.unknown!)}`,
+        `**${causedNotLate(f) ? u.causedBy : u.lateNodes}:** ${names(f.lateNodes, u.unknown!)}`,
         // Where the value comes from goes with it: an assumed default is never stated as what fired.
         ...(f.limit
           ? [

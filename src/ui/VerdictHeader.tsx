@@ -1,4 +1,5 @@
 import { memo } from 'react';
+import { causedNotLate } from '../core/blame';
 import { formatSeconds, listSome } from '../i18n/index';
 import { byName, type JobView, type LateSummary } from '../ingest/index';
 import { AnalysisText, useT, type T } from './i18n';
@@ -17,7 +18,7 @@ interface Props {
  */
 function lateNodesText(t: T, job: JobView, late: LateSummary): string {
   // A worker that failed on its own error (or a node's own GPU) caused it: it was not late.
-  const cause = job.failure?.reasoning.some((r) => r.code === 'worker-crash' || r.code === 'local-fault');
+  const cause = causedNotLate(job.failure);
   if (cause && late.count === 1) return t('verdict.causeOne', { nodes: late.worst[0]!.id });
   if (cause && late.count > 1) return t('verdict.causeCount', { n: late.count, nodes: lateList(t, late) });
   if (late.count === 1)

@@ -1,4 +1,5 @@
 import { betterLogsAdvice, simpleAdvice } from '../advice';
+import { missingIsCulprit } from '../blame';
 import type { Context } from './context';
 import type { Draft } from './types';
 
@@ -8,7 +9,7 @@ export function missingDrafts(c: Context): Draft[] {
   const { job } = c;
   if (job.missingCount === 0) return [];
   const f = job.failure;
-  const likely = f !== null && f.reasoning.some((r) => r.code === 'missing-likely' || r.code === 'host-absent');
+  const likely = missingIsCulprit(f);
   return [
     {
       code: 'NODE_LOG_MISSING',

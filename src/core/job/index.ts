@@ -115,7 +115,7 @@ export function buildJob(extracts: FileExtract[], opts: BuildOptions = {}): JobM
   const world = worldOf(allEvents, facts);
   if (world.formed) facts.worldNodes = world.formed.nodes;
   // Logs of several runs: each run's world is its own, and the missing nodes of one are not the other's.
-  const missing = mixedJobs ? { listed: [], count: 0 } : missingNodes(world.expected, nodes);
+  const missing = mixedJobs ? { listed: [], count: 0, names: [] } : missingNodes(world.expected, nodes);
   const byId = new Map(built.map((b) => [b.node.id, b]));
   const views: NodeView[] = nodes.map((n) => ({
     node: n,
@@ -134,6 +134,7 @@ export function buildJob(extracts: FileExtract[], opts: BuildOptions = {}): JobM
         limits: limitsOf(facts, allEvents),
         offsets: clocks.offsets,
         missing: missing.listed,
+        missingNames: missing.names,
       });
   notes.push(...analysed.notes);
   const failure = analysed.failure;
@@ -243,7 +244,14 @@ function analyseRuns(
       world.expected,
       mine.map((v) => v.node),
     );
-    const r = analyseFailure({ views: mine, facts, limits: limitsOf(facts, events), offsets, missing: missing.listed });
+    const r = analyseFailure({
+      views: mine,
+      facts,
+      limits: limitsOf(facts, events),
+      offsets,
+      missing: missing.listed,
+      missingNames: missing.names,
+    });
     if (r.failure) {
       r.failure.reasoning.unshift({ code: 'mixed-run', values: { run: g.key } });
       return r;

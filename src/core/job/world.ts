@@ -38,22 +38,37 @@ function participants(state: string | undefined): number | null {
 }
 
 /** The nodes a world of `expected` had beyond the agents present: named by group rank where ranks tell. */
-export function missingNodes(expected: number | null, nodes: JobNode[]): { listed: string[]; count: number } {
+export interface MissingNodes {
+  /** How each missing node is shown (the first few). */
+  listed: string[];
+  count: number;
+  /** The name a missing node would have by its siblings' pattern (`node4`), where they give one; in listed's order. */
+  names: (string | null)[];
+}
+
+export function missingNodes(expected: number | null, nodes: JobNode[]): MissingNodes {
   const present = nodes.reduce((k, n) => k + Math.max(1, n.agents), 0);
-  if (expected === null || expected <= present) return { listed: [], count: 0 };
+  if (expected === null || expected <= present) return { listed: [], count: 0, names: [] };
   const count = expected - present;
   const ranks = new Set(nodes.map((n) => n.groupRank).filter((r): r is number => r !== null));
   const listed: string[] = [];
+  const names: (string | null)[] = [];
   if (ranks.size === nodes.length && nodes.every((n) => n.agents <= 1)) {
     // Nodes named for their rank (node0 … node5, each holding that group rank): a missing rank goes by the
     // name its siblings' pattern gives it; otherwise by its rank.
     const stem = rankStem(nodes);
-    for (let r = 0; r < expected && listed.length < MAX_LISTED_MISSING; r++)
-      if (!ranks.has(r)) listed.push(stem === null ? `group_rank ${r}` : `${stem}${r} (group_rank ${r})`);
+    for (let r = 0; r < expected && listed.length < MAX_LISTED_MISSING; r++) {
+      if (ranks.has(r)) continue;
+      listed.push(stem === null ? `group_rank ${r}` : `${stem}${r} (group_rank ${r})`);
+      names.push(stem === null ? null : `${stem}${r}`);
+    }
   } else {
-    for (let k = 1; k <= count && listed.length < MAX_LISTED_MISSING; k++) listed.push(`unnamed node ${k} of ${count}`);
+    for (let k = 1; k <= count && listed.length < MAX_LISTED_MISSING; k++) {
+      listed.push(`unnamed node ${k} of ${count}`);
+      names.push(null);
+    }
   }
-  return { listed, count };
+  return { listed, count, names };
 }
 
 /** The common stem when every node is named `<stem><its group rank>` (two nodes or more), else null. */

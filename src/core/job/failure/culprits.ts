@@ -19,6 +19,8 @@ export interface Culprits {
   reasons: Reason[];
   /** No node present was late and some are missing: the missing one is the likely culprit. */
   missingLikely: boolean;
+  /** Missing nodes the text names as the ones that never came (a joined count that only they account for). */
+  absent: string[];
 }
 
 /** `/default_pg/0//cpu//0/4` → rank 4; `…/torchelastic/role_info/2` → group rank 2. */
@@ -48,6 +50,7 @@ export interface CulpritInput {
   facts: JobFacts;
   offsets: ClockOffset[];
   missing: string[];
+  missingNames: (string | null)[];
   /** Nodes whose worker crashed in the first attempt, when the agents restarted after it. */
   restartCause: { nodes: string[]; stage: FailureStage } | null;
   /** The limit the failing nodes waited, when the logs state it (or it is inferred): null when only assumed. */
@@ -146,14 +149,14 @@ export function findCulprits(x: CulpritInput): Culprits {
   if (faulty.length) {
     for (const id of faulty) late.add(id);
     reasons.push({ code: 'local-fault', values: { nodes: faulty } });
-    return { late, reasons, missingLikely: false };
+    return { late, reasons, missingLikely: false, absent: [] };
   }
 
   // 1a. A loopback endpoint in a job of several nodes: each reaches only itself there, so nobody was late.
   const loopback = x.facts.rdzvEndpoint ? loopbackEndpoint(endpointHost(x.facts.rdzvEndpoint), views) : null;
   if (loopback && CONNECT_STAGES.includes(stage)) {
     reasons.push({ code: 'loopback-endpoint', values: { host: loopback } });
-    return { late, reasons, missingLikely: false };
+    return { late, reasons, missingLikely: false, absent: [] };
   }
 
   // 1. The store host, when the clients failed to reach it and nobody did in time — unless the clients never
@@ -174,7 +177,7 @@ export function findCulprits(x: CulpritInput): Culprits {
     } else if (!host && x.missing.length) {
       const named = x.facts.rdzvEndpoint ? endpointHost(x.facts.rdzvEndpoint) : null;
       reasons.push({ code: 'host-absent', values: { host: named, missing: x.missing } });
-      return { late, reasons, missingLikely: true };
+      return { late, reasons, missingLikely: true, absent: [] };
     }
     if (host && late.has(host.node.id) && host.node.lagSeconds !== null && host.node.lagSeconds >= LATE_MIN_S)
       reasons.push({ code: 'host-late-by-launch', values: { host: host.node.id, lag: host.node.lagSeconds } });
@@ -334,8 +337,30 @@ export function findCulprits(x: CulpritInput): Culprits {
     reasons.push({ code: 'restart-cause', values: { nodes: x.restartCause.nodes, stage: x.restartCause.stage } });
   }
 
-  // 6. Nobody present was late: a node whose log was not given is the likely culprit.
+  // 6. Nobody present was late: a node whose log was not given is the likely culprit — and the culprit when
+  // the store host's count of who joined leaves out exactly the missing nodes.
   const missingLikely = late.size === 0 && x.missing.length > 0;
+  const absent = missingLikely ? countedOut(x) : null;
+  if (absent) {
+    reasons.push({ code: 'joined-count-missing', values: { ...absent.count, missing: absent.nodes } });
+    return { late, reasons, missingLikely: false, absent: absent.nodes };
+  }
   if (missingLikely) reasons.push({ code: 'missing-likely', values: { missing: x.missing } });
-  return { late, reasons, missingLikely };
+  return { late, reasons, missingLikely, absent: [] };
+}
+
+/**
+ * The store host counted `joined` of `expected` clients, every client whose log is here is one of those who
+ * joined, and exactly the rest have no log: the missing nodes are the ones that never joined.
+ */
+function countedOut(x: CulpritInput): { nodes: string[]; count: { joined: number; expected: number } } | null {
+  const host = x.host;
+  const e = host ? x.own.get(host.node.id) : undefined;
+  if (!host || !e || e.fields.joined === undefined || e.fields.expected === undefined) return null;
+  const joined = Number(e.fields.joined);
+  const expected = Number(e.fields.expected);
+  const clients = x.views.filter((v) => v !== host).reduce((k, v) => k + Math.max(1, v.node.agents), 0);
+  if (clients !== joined || expected - joined !== x.missing.length || x.missingNames.length !== x.missing.length)
+    return null;
+  return { nodes: x.missing.map((m, i) => x.missingNames[i] ?? m), count: { joined, expected } };
 }

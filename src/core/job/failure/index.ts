@@ -30,6 +30,8 @@ export interface FailureInput {
   limits: LimitInForce[];
   offsets: ClockOffset[];
   missing: string[];
+  /** The bare name of each missing node where its siblings' names give one (see world.ts missingNodes). */
+  missingNames: (string | null)[];
 }
 
 /**
@@ -178,7 +180,7 @@ export function analyseFailure(x: FailureInput): { failure: Failure | null; note
     ? null
     : limitFired(stage, firedBy(pool.filter(([, e]) => e.stage === stage).map(([id]) => id)), x.facts, x.limits).limit;
   const culprits = crash
-    ? { late: new Set(crash.crashers), reasons: [] as Reason[], missingLikely: false }
+    ? { late: new Set(crash.crashers), reasons: [] as Reason[], missingLikely: false, absent: [] as string[] }
     : findCulprits({
         ...x,
         own,
@@ -193,7 +195,11 @@ export function analyseFailure(x: FailureInput): { failure: Failure | null; note
   // A node whose own workers crashed is the culprit of a worker error (the ChildFailedError host).
   if (!crash && stage === 'worker-error' && late.size === 0)
     for (const [id, e] of own) if (e.stage === 'worker-error') late.add(id);
-  const absent = late.size === 0 && CONNECT_STAGES.includes(stage) && !host ? absentHost(x, own, culprits.reasons) : [];
+  const absent = culprits.absent.length
+    ? culprits.absent
+    : late.size === 0 && CONNECT_STAGES.includes(stage) && !host
+      ? absentHost(x, own, culprits.reasons)
+      : [];
   if (late.size === 0 && stage === 'pg-init') badWorkerAddress(own, culprits.reasons);
 
   // Nodes that lost the store while they waited in another startup stage (the host gave up under them) were
