@@ -24,6 +24,14 @@ export const PHASE_FRAMES: FrameStage[] = [
     stage: 'rank-assignment',
   },
   {
+    // 2.4+: a c10d agent reads the bootstrap store's address (MASTER_ADDR_KEY) that rank 0 publishes for the
+    // round, in RendezvousStoreInfo.build — the same wait as _get_master_addr_port (a real 2.6 run:
+    // test/fixtures/captured/torch2.6-c10d-elastic-late-join, node3).
+    fns: ['build'],
+    path: /[\\/]torch[\\/]distributed[\\/]elastic[\\/]rendezvous[\\/]api\.py$/,
+    stage: 'rank-assignment',
+  },
+  {
     fns: [
       'init_process_group',
       '_store_based_barrier',

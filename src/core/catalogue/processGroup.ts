@@ -78,7 +78,7 @@ export const PROCESS_GROUP: CatalogueEntry[] = [
       // A Kaggle notebook cell's IPython traceback (ChanCheeKean/DecodeAI issue 1); wording of torch/distributed/rendezvous.py _env_error.
       'ValueError: Error initializing torch.distributed using env:// rendezvous: environment variable RANK expected, but not set',
     ],
-    effects: { stage: 'pg-init', role: 'primary' },
+    effects: { stage: 'pg-init', role: 'primary', immediate: true },
     versions: '1.x–2.6',
     source: 'torch/distributed/rendezvous.py (_env_error)',
   },
@@ -94,7 +94,7 @@ export const PROCESS_GROUP: CatalogueEntry[] = [
       'RuntimeError: trying to initialize the default process group twice!',
       'ValueError: Default process group has not been initialized, please make sure to call init_process_group.',
     ],
-    effects: { stage: 'worker-error', role: 'primary' },
+    effects: { stage: 'worker-error', role: 'primary', immediate: true },
     versions: '1.x–2.6',
     source:
       'torch/distributed/distributed_c10d.py (init_process_group, _get_default_group); shapes: huggingface/diffusers#2221, hpcaitech/ColossalAI#2872',

@@ -8,7 +8,8 @@ import { crashReason } from './workerCrash';
 
 export function pgInitDrafts(c: Context): Draft[] {
   const f = c.job.failure;
-  if (f?.stage !== 'pg-init') return [];
+  // A timeout finding needs a limit that ran out: an error raised at once names none (limit.ts).
+  if (f?.stage !== 'pg-init' || f.limit === null) return [];
   const pg = c.limits.find((l) => l.id === 'pg-init')!;
   return [
     {

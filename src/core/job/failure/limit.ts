@@ -86,6 +86,8 @@ export function limitFired(
     }
   }
   if (id === null) return { limit: null, notes: [] };
+  // Every failure was an error raised at once (a peer gone, an address not found): no wait ran out.
+  if (fired.length > 0 && fired.every((f) => effectsOf(f.event.id).immediate)) return { limit: null, notes: [] };
   const inForce = limits.find((l) => l.id === id);
   if (!inForce) return { limit: null, notes: [] };
   if (inForce.from === 'logs')
