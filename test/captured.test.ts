@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildJob } from '../src/core/index';
+import { buildJob, diagnose } from '../src/core/index';
 import type { FailureStage, JobModel, Verdict } from '../src/core/model';
 import { collectInputs } from '../src/cli/files';
 import { extractAll } from '../src/cli/pool';
@@ -25,6 +25,12 @@ interface Expect {
   attempts?: number;
   mixedJobs?: string[][];
   lateNodes?: string[];
+  reportedBy?: string[];
+  /** Finding codes the diagnosis must hold, and ones it must not. */
+  findings?: string[];
+  absentFindings?: string[];
+  /** false: the skew was real but nothing in these logs can show it. */
+  lateVisibleInLogs?: boolean;
   why: string;
 }
 
@@ -94,6 +100,17 @@ describe('captured real runs: culprit, stage, limit, skew, attempts', () => {
           expect(f!.reasoning.map((r) => r.code)).toEqual(
             expect.arrayContaining([expect.stringMatching(/missing-likely|host-absent/)]),
           );
+        // A run whose text shows no limit running out (a crash, restarts that could never work) names none.
+        if (want.limitFired === null) expect(f!.limit, 'no limit fired').toBeNull();
+        // expect.json's reportedBy: every node whose own log shows the timeout or error (README), late ones too.
+        if (want.reportedBy)
+          expect(
+            job.nodes
+              .filter((n) => n.failureStage !== null)
+              .map((n) => host(n.id))
+              .sort(),
+            'nodes whose logs show a failure',
+          ).toEqual([...want.reportedBy].sort());
         if (want.limitFired) {
           const id = LIMIT_IDS[want.limitFired.name];
           expect(f!.limit?.id, 'limit that fired').toBe(id);
@@ -101,6 +118,17 @@ describe('captured real runs: culprit, stage, limit, skew, attempts', () => {
           if (want.limitFired.source !== 'unknown') expect(f!.limit?.from, 'limit source').toBe(want.limitFired.source);
         }
       }
+      // Runs that did not fail still say who started late (a survived skew), by launch times — where the logs
+      // time the launches; where they cannot show it (1.13 plain logs), nobody is made late.
+      const timedAll = job.nodes.every((n) => n.lagSeconds !== null);
+      if (want.verdict !== 'failed' && want.lateNodes && (timedAll || want.lateVisibleInLogs === false))
+        expect(
+          job.nodes
+            .filter((n) => (n.lagSeconds ?? 0) >= 10)
+            .map((n) => host(n.id))
+            .sort(),
+          'late nodes of a run that did not fail',
+        ).toEqual(want.lateVisibleInLogs === false ? [] : [...want.lateNodes].sort());
       expect(job.missingCount, 'missing nodes').toBe(want.missing.length);
       // Skew within 2 s of the spread of the logs' own first lines, when the logs time every node's launch.
       if (job.skewSeconds !== null && want.logFirstLineSkewSeconds !== undefined)
@@ -111,6 +139,11 @@ describe('captured real runs: culprit, stage, limit, skew, attempts', () => {
       if (want.attempts !== undefined) {
         const most = Math.max(1, ...job.nodes.map((n) => n.attempts.length));
         expect(most, 'attempts').toBe(want.attempts);
+      }
+      if (want.findings || want.absentFindings) {
+        const codes = diagnose(job).findings.map((x) => x.code);
+        for (const code of want.findings ?? []) expect(codes, 'findings').toContain(code);
+        for (const code of want.absentFindings ?? []) expect(codes, 'findings').not.toContain(code);
       }
       if (want.mixedJobs) {
         const groups = job.mixedJobs?.groups.map((g) => g.files.map((x) => path.basename(x)).sort()) ?? [];

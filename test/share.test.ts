@@ -190,7 +190,14 @@ function shown(job: JobModel, dx: Diagnosis) {
       ]),
     })),
     // Where torch is installed is a path (it may hold a user name): links carry only the advice made from it.
-    job: { ...job.job, rdzvConfigsEvidence: undefined, torchVersionEvidence: undefined, torchInstall: undefined },
+    // Whether the agents share their store decides a finding only, and the link carries the finding itself.
+    job: {
+      ...job.job,
+      rdzvConfigsEvidence: undefined,
+      torchVersionEvidence: undefined,
+      torchInstall: undefined,
+      agentStoreShared: undefined,
+    },
     missing: job.missingNodes,
     offsets: job.clockOffsets.map((o) => ({ ...o, evidence: undefined })),
     notes: job.notes,

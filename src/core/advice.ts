@@ -24,6 +24,7 @@ export const ADVICE_IDS = [
   'collect-logs',
   'check-endpoint',
   'same-rdzv-id',
+  'no-shared-store',
 ] as const;
 
 export type AdviceId =
@@ -39,7 +40,8 @@ export type AdviceId =
   | 'clock-sync'
   | 'collect-logs'
   | 'check-endpoint'
-  | 'same-rdzv-id';
+  | 'same-rdzv-id'
+  | 'no-shared-store';
 
 /** Where a command goes: a shell on every node before torchrun, the training script, the torchrun command line. */
 export type CommandPlace = 'shell' | 'script' | 'torchrun';

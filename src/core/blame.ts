@@ -6,9 +6,13 @@ import type { Failure } from './model';
 
 type Reasoned = Pick<Failure, 'reasoning'>;
 
-/** The culprit crashed or failed on its own (a worker's error, its own GPU or driver): it was not late. */
+/** The culprit crashed or failed on its own (a worker's error, its own GPU or driver, the first failure of
+ * restarts that failed in turn): it was not late. */
 export function causedNotLate(f: Reasoned | null | undefined): boolean {
-  return f?.reasoning.some((r) => r.code === 'worker-crash' || r.code === 'local-fault') ?? false;
+  return (
+    f?.reasoning.some((r) => r.code === 'worker-crash' || r.code === 'local-fault' || r.code === 'restart-cause') ??
+    false
+  );
 }
 
 /** A node whose log was not given is the likely culprit (or, by the store host's count, the culprit). */

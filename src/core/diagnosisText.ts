@@ -26,7 +26,8 @@ export type FindingCode =
   | 'MIXED_JOBS'
   | 'WORKER_COUNT_EXCEEDS'
   | 'STORE_BARRIER_WAIT'
-  | 'WORKER_CRASH';
+  | 'WORKER_CRASH'
+  | 'RESTART_STORE_REUSED';
 
 export type P = Record<string, string | number | null>;
 
@@ -172,6 +173,11 @@ const EN: Record<FindingCode, Text> = {
     title: (p) => `A worker on ${s(p.nodes)} failed with its own error${p.error ? `: ${s(p.error)}` : ''}`,
     detail: (p) =>
       `${s(p.nodes)}'s worker stopped on its own error, not on a timeout${p.waiters ? `; ${s(p.waiters)} then waited for its ranks${p.waitStage ? ` (${s(p.waitStage)})` : ''}${p.limit !== null ? ` until their limit of ${secs(p.limit)} (${srcEn(p)}) ran out` : ' until their limit ran out'}` : ''}. Those timeouts are consequences and no node was late: raising a limit or starting nodes together changes nothing. Fix the error in ${s(p.nodes)}'s worker (the first evidence line).`,
+  },
+  RESTART_STORE_REUSED: {
+    title: (p) => `Every restart failed in init_process_group: the workers reused the agent's store`,
+    detail: (p) =>
+      `${p.cause ? `The first failure was ${s(p.cause)}'s worker${p.firstStage ? ` (${s(p.firstStage)})` : ''}; ` : ''}${s(p.nodes)} then restarted (${s(p.attempts)} attempts), and every later attempt died in init_process_group at once, on a connect error, not a timeout. ${p.shown ? 'The agents print `use_agent_store: True`: ' : `In torch ${s(p.version)} (2.5 and later) `}the workers reuse the agent's rendezvous TCPStore across attempts, and the restarted ones read what the previous attempt left in it, so no restart could succeed. Fix the first failure; and so that restarts can recover, set TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1 on every node.`,
   },
   UNCLASSIFIED_FAILURE: {
     title: (p) => `Failed outside the startup stages: ${s(p.error)}`,
@@ -320,6 +326,11 @@ const ZH: Record<FindingCode, Text> = {
     detail: (p) =>
       `${s(p.nodes)} 的 worker 是因为自身的错误而停止的，不是超时${p.waiters ? `；随后 ${s(p.waiters)} 一直等待它的 rank${p.waitStage ? `（${s(p.waitStage)}）` : ''}${p.limit !== null ? `，直到 ${secsZh(p.limit)}的期限（${srcZh(p)}）耗尽` : '，直到期限耗尽'}` : ''}。这些超时只是后果，并没有节点迟到：调大期限或让节点同时启动都无济于事。请修复 ${s(p.nodes)} 上 worker 的这个错误（第一条证据行）。`,
   },
+  RESTART_STORE_REUSED: {
+    title: () => `每次重启都在 init_process_group 中失败：worker 复用了 agent 的 store`,
+    detail: (p) =>
+      `${p.cause ? `最先的失败是 ${s(p.cause)} 的 worker${p.firstStage ? `（${s(p.firstStage)}）` : ''}；` : ''}${s(p.nodes)} 随后重启（共 ${s(p.attempts)} 次尝试），之后的每次尝试都立即在 init_process_group 中因连接错误失败，而不是超时。${p.shown ? 'agent 打印了 `use_agent_store: True`：' : `在 torch ${s(p.version)}（2.5 及以后）中，`}worker 在各次尝试之间复用 agent 的 rendezvous TCPStore，重启后的 worker 读到了上一次尝试留下的内容，所以没有一次重启能成功。请修复最先的失败；为了让重启能够恢复，请在每个节点上设置 TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1。`,
+  },
   UNCLASSIFIED_FAILURE: {
     title: (p) => `在启动阶段之外失败：\`${s(p.error)}\``,
     detail: (p) =>
@@ -437,6 +448,11 @@ const ADVICE_EN: Record<AdviceId, AdviceText> = {
     reason: () =>
       'The late node is often the one whose log is missing; with every node the diagnosis can name it and its lag.',
   },
+  'no-shared-store': {
+    title: () => 'Give the workers their own store on each attempt: TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1',
+    reason: () =>
+      'Set it in the environment of every node before torchrun starts. Each attempt then builds a fresh store for its workers, so a restart does not read the previous attempt’s addresses.',
+  },
   'check-endpoint': {
     title: (v) => `Check that ${s(v.endpoint)} resolves and is reachable from every node`,
     reason: () => 'A wrong or unresolvable master address fails the same way as a late store host.',
@@ -514,6 +530,11 @@ const ADVICE_ZH: Record<AdviceId, AdviceText> = {
   'collect-logs': {
     title: () => '补充缺失节点的日志',
     reason: () => '迟到的节点往往就是缺少日志的那个；提供所有节点后才能指出它以及它落后多少。',
+  },
+  'no-shared-store': {
+    title: () => '让 worker 在每次尝试中使用自己的 store：TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1',
+    reason: () =>
+      '在 torchrun 启动前，在每个节点的环境中设置它。这样每次尝试都会为 worker 建立新的 store，重启后不会读到上一次尝试的地址。',
   },
   'check-endpoint': {
     title: (v) => `检查 ${s(v.endpoint)} 能否在每个节点上解析并连通`,

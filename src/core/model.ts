@@ -337,6 +337,8 @@ export interface JobFacts {
   worldNodes: number | null;
   /** How torch was installed, read from the paths its tracebacks print (advice says how to upgrade it). */
   torchInstall: TorchInstall | null;
+  /** The agent shares its rendezvous TCPStore with the workers (`use_agent_store: True`, 2.5+), when printed. */
+  agentStoreShared: boolean | null;
 }
 
 /** pip (site-packages, a venv, a conda env), the distribution's package (/usr/lib/python3/dist-packages). */

@@ -89,6 +89,9 @@ export function rebuildAdvice(id: AdviceId, values: AdviceValues): AdviceSpec | 
     case 'same-rdzv-id':
       spec = sameRdzvIdAdvice(typeof values.id === 'string' ? values.id : null);
       break;
+    case 'no-shared-store':
+      spec = simpleAdvice(id, 'export TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1');
+      break;
     case 'start-host-first':
     case 'nccl-debug':
     case 'clock-sync':
@@ -149,6 +152,7 @@ export function stubJob(facts: Partial<JobFacts>): JobModel {
       worldSize: null,
       worldNodes: null,
       torchInstall: null,
+      agentStoreShared: null,
       ...facts,
     },
     missingNodes: [],

@@ -136,6 +136,7 @@ export function restore(s: ShareSnapshot, lang: Lang = s.view.lang): Restored {
       worldNodes: s.worldFormed?.nodes ?? null,
       // Links do not carry install paths; the advice that used one travels as its values.
       torchInstall: null,
+      agentStoreShared: null,
     },
     missingNodes: [...s.missingNodes],
     missingCount: s.missingCount,

@@ -61,6 +61,7 @@ export const STAGES: FailureStage[] = [
 export const VERDICTS: Verdict[] = ['failed', 'healthy', 'incomplete', 'not-torchrun'];
 export const ADVICE_IDS = [
   'same-rdzv-id',
+  'no-shared-store',
   'rdzv-conf',
   'upgrade-torch',
   'patch-synchronize',

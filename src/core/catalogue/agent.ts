@@ -68,6 +68,20 @@ export const AGENT: CatalogueEntry[] = [
     source: 'torch/distributed/elastic/agent/server/api.py',
   },
   {
+    // From 2.5 the agent says whether its workers reuse its rendezvous TCPStore (TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1
+    // turns it off): after a restart, workers that reuse it can read the previous attempt's keys.
+    id: 'agent-store-shared',
+    kind: 'info',
+    anchors: ['use_agent_store: '],
+    pattern: 'use_agent_store: (?<shared>True|False)',
+    samples: [
+      'I1201 11:56:25.079000 15554 torch/distributed/elastic/agent/server/local_elastic_agent.py:298] use_agent_store: True',
+    ],
+    effects: { facts: { agentStore: 'shared' } },
+    versions: '2.5–2.6 (docs/pytorch-log-formats.md: INFO, 2.6)',
+    source: 'torch/distributed/elastic/agent/server/local_elastic_agent.py',
+  },
+  {
     id: 'log-dir',
     kind: 'info',
     anchors: ['log directory set to'],

@@ -40,6 +40,8 @@ export interface FactFields {
   torchVersion?: string;
   /** The directory a traceback shows torch installed in (`…/site-packages`). */
   torchPath?: string;
+  /** `True`/`False`: the agent's store is shared with the workers. */
+  agentStore?: string;
 }
 
 /** Identity a message carries in a field. */
@@ -64,6 +66,9 @@ export interface Effects {
   refineTo?: FailureStage[];
   /** A consequence becomes a primary signal when this field reaches the value (exit barrier near 300 s). */
   primaryIfAtLeast?: { field: string; value: number };
+  /** Raised at once by an error (a peer closed, an address not found, a wrong call), not when a wait ran out:
+   * the stage's limit did not fire. */
+  immediate?: boolean;
   /** The timeout that fired, as the message prints it. */
   limit?: StatedDuration;
   /** A wait that began at the node's launch and lasted this long (places an untimed failure, or the launch). */

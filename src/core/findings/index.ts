@@ -9,6 +9,7 @@ import { hostLateDrafts } from './hostLate';
 import { lateNodeDrafts } from './lateNode';
 import { rdzvTimeoutDrafts } from './rdzvTimeout';
 import { mixedDrafts, restartDrafts } from './runs';
+import { restartStoreDrafts } from './restartStore';
 import { runIdMismatchDrafts } from './runIdMismatch';
 import { skewRiskDrafts } from './skewRisk';
 import { storeBarrierDrafts } from './storeBarrier';
@@ -37,6 +38,7 @@ const RULES: ((c: Context) => Draft[])[] = [
   exitBarrierDrafts,
   unclassifiedDrafts,
   skewRiskDrafts,
+  restartStoreDrafts,
   restartDrafts,
   mixedDrafts,
   storeBarrierDrafts,

@@ -4,7 +4,7 @@ import { compareNames } from '../names';
 import { type Context, ownFailure } from './context';
 import { evOf } from './evidence';
 import type { Draft } from './types';
-import { crashReason } from './workerCrash';
+import { causedNotLate } from '../blame';
 
 // LATE_NODE: the node(s) that caused it, in one finding — a job of 4,096 nodes may have hundreds late, so the
 // finding names how many and the worst by lag, numerically. "Check its clock" is said only when the clocks
@@ -15,8 +15,8 @@ export const WORST_LATE = 8;
 
 export function lateNodeDrafts(c: Context): Draft[] {
   const { job, lateNodes } = c;
-  // A worker that crashed is not late: WORKER_CRASH names it.
-  if (lateNodes.length === 0 || crashReason(c)) return [];
+  // A worker that crashed, a node's own fault, the first failure of restarts: the culprit was not late.
+  if (lateNodes.length === 0 || causedNotLate(job.failure)) return [];
   const f = job.failure;
   const byLag = [...lateNodes].sort((a, b) => (b.lagSeconds ?? -1) - (a.lagSeconds ?? -1) || compareNames(a.id, b.id));
   const worst = byLag.slice(0, WORST_LATE);

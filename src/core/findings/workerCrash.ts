@@ -16,7 +16,7 @@ export function crashReason(c: Context): { nodes: string[]; waiters: string[]; s
 }
 
 /** The worker's own exception on a crashing node: the line that says what went wrong, not the agent's report. */
-function ownError(events: NodeEvent[]): NodeEvent | undefined {
+export function ownError(events: NodeEvent[]): NodeEvent | undefined {
   const worker = events.filter((e) => e.stage === 'worker-error');
   return worker.find((e) => e.kind === 'failure' || e.kind === 'error') ?? worker[0];
 }

@@ -88,6 +88,7 @@ export function deriveFacts(events: LogEvent[], formats: Record<string, number>)
     worldSize: null,
     worldNodes: null,
     torchInstall: null,
+    agentStoreShared: null,
   };
   const setNum = (k: 'minNodes' | 'maxNodes' | 'nprocPerNode' | 'worldSize', v: string | null | undefined) => {
     if (facts[k] !== null || v === null || v === undefined) return;
@@ -128,6 +129,8 @@ export function deriveFacts(events: LogEvent[], formats: Record<string, number>)
     if (world !== null && world > 0) facts.worldNodes = Math.max(facts.worldNodes ?? 0, world);
     const gws = parseIntList(v(f.globalWorldSizes), 1)[0];
     if (gws !== undefined) setNum('worldSize', String(gws));
+    const shared = v(f.agentStore);
+    if (shared === 'True' || shared === 'False') facts.agentStoreShared ??= shared === 'True';
     const torchPath = v(f.torchPath);
     if (torchPath) facts.torchInstall ??= installOf(torchPath);
     const version = v(f.torchVersion) ?? e.fields.version2;
