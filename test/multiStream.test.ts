@@ -58,4 +58,26 @@ describe('several nodes in one file', () => {
     const job = buildJob([x]);
     expect(job.nodes).toHaveLength(N);
   });
+
+  it("srun's unlabelled report of a task goes to that task's stream, not a node of its own", () => {
+    // srun prints `srun: error: HOST: task N: …` without the -l label (excerpt srun-l-labels-both-tasks-think-rank-0).
+    const x = extract(
+      'slurm-90.out',
+      [
+        "0: INFO:torch.distributed.elastic.agent.server.api:[default] Rendezvous'ing worker group",
+        "1: INFO:torch.distributed.elastic.agent.server.api:[default] Rendezvous'ing worker group",
+        '0: torch.distributed.DistStoreError: Timed out after 901 seconds waiting for clients. 1/2 clients joined.',
+        'srun: error: cn-b07: task 1: Exited with exit code 1',
+        'srun: error: cn-b06: task 0: Exited with exit code 1',
+        'srun: error: cn-b08: task 5: Exited with exit code 1',
+      ].join('\n') + '\n',
+    );
+    const byStream = Object.fromEntries(x.streams.map((s) => [s.stream, s.events.map((e) => e.id)]));
+    expect(byStream['0']).toContain('runner-exit-code');
+    expect(byStream['1']).toContain('runner-exit-code');
+    // A task with no labelled lines has no stream to join: its report stays in the unlabelled rest.
+    expect(byStream['']).toEqual(['runner-exit-code']);
+    const job = buildJob([x], { nowMs: Date.UTC(2026, 11, 1) });
+    expect(job.nodes.map((n) => n.hostname).sort()).toEqual(expect.arrayContaining(['cn-b06', 'cn-b07']));
+  });
 });

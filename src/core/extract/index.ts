@@ -81,10 +81,18 @@ function noteEvidence(s: StreamState, why: string): void {
   if (s.x.torchEvidence.length < MAX_EVIDENCE_REASONS) s.x.torchEvidence.push(why);
 }
 
-/** The stream a line belongs to: its Slurm label, or the host a stream-splitting wrapper names. */
-function streamKeyOf(p: ParsedLine): string {
+/** srun's own report of one task (`srun: error: gpu-s01: task 0: Exited with exit code 1`), printed unlabelled. */
+const SRUN_TASK = /^srun: error: [\w.-]{1,200}: task (\d{1,5}): /;
+
+/**
+ * The stream a line belongs to: its Slurm label, or the host a stream-splitting wrapper names. srun prints its
+ * reports of a task without the `-l` label: they go to that task's stream when the file has one.
+ */
+function streamKeyOf(p: ParsedLine, streams: Map<string, unknown>): string {
   if (p.slurm !== null) return p.slurm;
-  return p.hostKeysStream && p.host ? p.host : '';
+  if (p.hostKeysStream && p.host) return p.host;
+  const task = streams.size > 1 && p.msg.startsWith('srun: error: ') ? SRUN_TASK.exec(p.msg)?.[1] : undefined;
+  return task !== undefined && streams.has(task) ? task : '';
 }
 
 export function createExtractor(file: string, opts: ExtractorOptions = {}): Extractor {
@@ -168,7 +176,7 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
     const searched = anchorList;
     const p = parsePrefixes(l.text, wrappers);
     const retiredBefore = anchorsRetired;
-    const s = stream(streamKeyOf(p));
+    const s = stream(streamKeyOf(p, streams));
     // A new stream brought anchors back: this line was searched without them, so look for all of them.
     const anchors = anchorsRetired !== retiredBefore ? null : { list: searched, indices: l.anchors };
     if (p.hostKeysStream && p.slurm === null && p.host && !p.hostIsLabel) s.hostKey = true;
