@@ -94,7 +94,7 @@ const EN: Record<FindingCode, Text> = {
   SKEW_EXCEEDS_STORE_SYNC: {
     title: () => `The 300 s rank-assignment wait fired, not the rendezvous timeout`,
     detail: (p) =>
-      `${s(p.late)} joined ${p.skew !== null ? `${secs(p.skew)} ` : ''}after ${s(p.first)}; ${s(p.waiters)} waited in rank assignment (store_util.synchronize), whose limit is 300 s on torch ${s(p.version)} — that is the timeout that fired, not the ${secs(p.rdzvLimit)} rendezvous timeout. No --rdzv_conf key raises it: it is hard-coded up to torch 2.3 and gone from 2.4.`,
+      `${p.late ? `${s(p.late)} joined ${p.skew !== null ? `${secs(p.skew)} ` : ''}after ${s(p.first)}` : p.missing ? `No node whose log is here was late; ${s(p.missing)}, whose log is missing, is the likely one they waited for` : 'Which node came late is not known'}; ${s(p.waiters)} waited in rank assignment (store_util.synchronize), whose limit is 300 s on torch ${s(p.version)} — that is the timeout that fired, not the ${secs(p.rdzvLimit)} rendezvous timeout. No --rdzv_conf key raises it: it is hard-coded up to torch 2.3 and gone from 2.4.`,
   },
   SKEW_EXCEEDS_RDZV_TIMEOUT: {
     title: (p) =>
@@ -248,7 +248,7 @@ const ZH: Record<FindingCode, Text> = {
   SKEW_EXCEEDS_STORE_SYNC: {
     title: () => `触发的是 300 秒的 rank 分配等待，而不是 rendezvous 超时`,
     detail: (p) =>
-      `${s(p.late)} 比 ${s(p.first)} 晚${p.skew !== null ? ` ${secsZh(p.skew)}` : ''}加入；${s(p.waiters)} 在 rank 分配（store_util.synchronize）中等待，torch ${s(p.version)} 中该等待的上限是 300 秒 —— 触发的是这个超时，而不是 ${secsZh(p.rdzvLimit)}的 rendezvous 超时。任何 --rdzv_conf 参数都无法调大它：在 torch 2.3 及以前它是写死的，2.4 起已移除。`,
+      `${p.late ? `${s(p.late)} 比 ${s(p.first)} 晚${p.skew !== null ? ` ${secsZh(p.skew)}` : ''}加入` : p.missing ? `日志中的节点都没有迟到；没有日志的 ${s(p.missing)} 最可能是它们在等待的节点` : '不知道是哪个节点迟到'}；${s(p.waiters)} 在 rank 分配（store_util.synchronize）中等待，torch ${s(p.version)} 中该等待的上限是 300 秒 —— 触发的是这个超时，而不是 ${secsZh(p.rdzvLimit)}的 rendezvous 超时。任何 --rdzv_conf 参数都无法调大它：在 torch 2.3 及以前它是写死的，2.4 起已移除。`,
   },
   SKEW_EXCEEDS_RDZV_TIMEOUT: {
     title: (p) =>

@@ -1,4 +1,5 @@
 import { patchSynchronizeAdvice, recommendedTimeout, stageDataAdvice, upgradeAdvice } from '../advice';
+import { missingIsCulprit } from '../blame';
 import { hasStoreSync } from '../thresholds';
 import type { Context } from './context';
 import type { Draft } from './types';
@@ -18,6 +19,8 @@ export function storeSyncDrafts(c: Context): Draft[] {
       severity: 'error',
       numbers: {
         late: c.lateIds.join(', ') || null,
+        // No node present was late and a node has no log: that one is who they waited for.
+        missing: c.lateIds.length === 0 && missingIsCulprit(f) ? c.job.missingNodes.join(', ') || null : null,
         first: c.first?.id ?? null,
         skew: c.job.skewSeconds,
         waiters: f.reportedBy.join(', '),
