@@ -751,7 +751,7 @@ describe('Markdown report', () => {
     const dx = diagnose(job);
     const md = markdownReport(job, dx, 'en', { title: 'Job 4711', app: '0.1.0' });
     expect(md.split('\n')[0]).toBe(
-      '## skewscope: FAILED — rank assignment after the rendezvous (the store \\`synchronize\\` wait)',
+      '## skewscope: FAILED — rank assignment after the rendezvous (the agents exchanging their ranks through the store)',
     );
     expect(md).toContain('**Job 4711**');
     expect(md).toContain('**Job:** torch `1.13.0a0+gitunknown` · backend `static` · nodes 3 × 1 · launch skew 345 s');

@@ -27,7 +27,8 @@ export type FindingCode =
   | 'WORKER_COUNT_EXCEEDS'
   | 'STORE_BARRIER_WAIT'
   | 'WORKER_CRASH'
-  | 'RESTART_STORE_REUSED';
+  | 'RESTART_STORE_REUSED'
+  | 'ROUND_STORE_REUSED';
 
 export type P = Record<string, string | number | null>;
 
@@ -178,6 +179,12 @@ const EN: Record<FindingCode, Text> = {
     title: (p) => `Every restart failed in init_process_group: the workers reused the agent's store`,
     detail: (p) =>
       `${p.cause ? `The first failure was ${s(p.cause)}'s worker${p.firstStage ? ` (${s(p.firstStage)})` : ''}; ` : ''}${s(p.nodes)} then restarted (${s(p.attempts)} attempts), and every later attempt died in init_process_group at once, on a connect error, not a timeout. ${p.shown ? 'The agents print `use_agent_store: True`: ' : `In torch ${s(p.version)} (2.5 and later) `}the workers reuse the agent's rendezvous TCPStore across attempts, and the restarted ones read what the previous attempt left in it, so no restart could succeed. Fix the first failure; and so that restarts can recover, set TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1 on every node.`,
+  },
+  ROUND_STORE_REUSED: {
+    title: (p) =>
+      `${p.joined ? `${s(p.joined)} joined a running job` : 'A node joined a running job'}; the new round never assigned ranks`,
+    detail: (p) =>
+      `${s(p.nodes)} detected a new node and met again in a new rendezvous round, but its rank assignment never completed${p.limit !== null ? `: the agents waited ${secs(p.limit)} (${srcEn(p)}) for keys that never came` : ''}. ${p.shown ? 'The agents print `use_agent_store: True`: ' : `In torch ${s(p.version)} (2.5 and later) `}they keep the first round's rendezvous TCPStore, and rank 0 does not publish it again for the new round. No node was late and no limit would have helped. Set TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1 on every node so each round builds its own store, or start every node before the world forms (min_nodes = max_nodes).`,
   },
   UNCLASSIFIED_FAILURE: {
     title: (p) => `Failed outside the startup stages: ${s(p.error)}`,
@@ -331,6 +338,12 @@ const ZH: Record<FindingCode, Text> = {
     detail: (p) =>
       `${p.cause ? `最先的失败是 ${s(p.cause)} 的 worker${p.firstStage ? `（${s(p.firstStage)}）` : ''}；` : ''}${s(p.nodes)} 随后重启（共 ${s(p.attempts)} 次尝试），之后的每次尝试都立即在 init_process_group 中因连接错误失败，而不是超时。${p.shown ? 'agent 打印了 `use_agent_store: True`：' : `在 torch ${s(p.version)}（2.5 及以后）中，`}worker 在各次尝试之间复用 agent 的 rendezvous TCPStore，重启后的 worker 读到了上一次尝试留下的内容，所以没有一次重启能成功。请修复最先的失败；为了让重启能够恢复，请在每个节点上设置 TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1。`,
   },
+  ROUND_STORE_REUSED: {
+    title: (p) =>
+      `${p.joined ? `${s(p.joined)} 加入了正在运行的作业` : '有节点加入了正在运行的作业'}；新一轮从未完成 rank 分配`,
+    detail: (p) =>
+      `${s(p.nodes)} 检测到新节点后在新一轮 rendezvous 中重新汇合，但这一轮的 rank 分配从未完成${p.limit !== null ? `：agent 为永远不会出现的键等待了 ${secsZh(p.limit)}（${srcZh(p)}）` : ''}。${p.shown ? 'agent 打印了 `use_agent_store: True`：' : `在 torch ${s(p.version)}（2.5 及以后）中，`}它们沿用第一轮的 rendezvous TCPStore，而 rank 0 不会为新一轮重新发布它。没有节点迟到，调大期限也无济于事。请在每个节点上设置 TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1，让每一轮建立自己的 store；或者在 world 形成之前启动所有节点（min_nodes = max_nodes）。`,
+  },
   UNCLASSIFIED_FAILURE: {
     title: (p) => `在启动阶段之外失败：\`${s(p.error)}\``,
     detail: (p) =>
@@ -449,9 +462,9 @@ const ADVICE_EN: Record<AdviceId, AdviceText> = {
       'The late node is often the one whose log is missing; with every node the diagnosis can name it and its lag.',
   },
   'no-shared-store': {
-    title: () => 'Give the workers their own store on each attempt: TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1',
+    title: () => 'Give each attempt and round its own store: TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1',
     reason: () =>
-      'Set it in the environment of every node before torchrun starts. Each attempt then builds a fresh store for its workers, so a restart does not read the previous attempt’s addresses.',
+      'Set it in the environment of every node before torchrun starts. Each attempt and each rendezvous round then builds a fresh store for its workers, so a restart or a new round does not read what the previous one left.',
   },
   'check-endpoint': {
     title: (v) => `Check that ${s(v.endpoint)} resolves and is reachable from every node`,
@@ -532,9 +545,9 @@ const ADVICE_ZH: Record<AdviceId, AdviceText> = {
     reason: () => '迟到的节点往往就是缺少日志的那个；提供所有节点后才能指出它以及它落后多少。',
   },
   'no-shared-store': {
-    title: () => '让 worker 在每次尝试中使用自己的 store：TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1',
+    title: () => '让每次尝试和每一轮使用自己的 store：TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1',
     reason: () =>
-      '在 torchrun 启动前，在每个节点的环境中设置它。这样每次尝试都会为 worker 建立新的 store，重启后不会读到上一次尝试的地址。',
+      '在 torchrun 启动前，在每个节点的环境中设置它。这样每次尝试、每一轮 rendezvous 都会为 worker 建立新的 store，重启或新一轮不会读到上一次留下的内容。',
   },
   'check-endpoint': {
     title: (v) => `检查 ${s(v.endpoint)} 能否在每个节点上解析并连通`,

@@ -9,7 +9,7 @@ import { hostLateDrafts } from './hostLate';
 import { lateNodeDrafts } from './lateNode';
 import { rdzvTimeoutDrafts } from './rdzvTimeout';
 import { mixedDrafts, restartDrafts } from './runs';
-import { restartStoreDrafts } from './restartStore';
+import { restartStoreDrafts, roundStoreDrafts } from './restartStore';
 import { runIdMismatchDrafts } from './runIdMismatch';
 import { skewRiskDrafts } from './skewRisk';
 import { storeBarrierDrafts } from './storeBarrier';
@@ -39,6 +39,7 @@ const RULES: ((c: Context) => Draft[])[] = [
   unclassifiedDrafts,
   skewRiskDrafts,
   restartStoreDrafts,
+  roundStoreDrafts,
   restartDrafts,
   mixedDrafts,
   storeBarrierDrafts,
@@ -47,6 +48,9 @@ const RULES: ((c: Context) => Draft[])[] = [
   clockDrafts,
   noTimestampsDrafts,
 ];
+
+/** Findings whose failure no longer limit would have let through (the store kept across rounds). */
+const NO_LIMIT_HELPS = new Set<string>(['RESTART_STORE_REUSED', 'ROUND_STORE_REUSED']);
 
 const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
 
@@ -81,5 +85,7 @@ export function diagnose(job: JobModel, lang: Lang = 'en'): Diagnosis {
     })
     .sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
   const rec = recommendedTimeout(job.skewSeconds);
-  return { findings, thresholds: limits, recommendedTimeout: rec, whatIf: whatIf(job, limits, rec) };
+  // A failure no limit could have prevented gets no what-if.
+  const limitless = findings.some((f) => NO_LIMIT_HELPS.has(f.code));
+  return { findings, thresholds: limits, recommendedTimeout: rec, whatIf: limitless ? null : whatIf(job, limits, rec) };
 }

@@ -1,4 +1,5 @@
 import { simpleAdvice } from '../advice';
+import { torchMinor } from '../job/facts';
 import type { Context } from './context';
 import { evOf } from './evidence';
 import { ownError } from './workerCrash';
@@ -16,7 +17,7 @@ const SETUP = new Set(['pg-init', 'comm-init']);
 export function restartStoreDrafts(c: Context): Draft[] {
   const f = c.job.failure;
   // Sharing is off, or the failure was a limit running out (a late node after a restart is the usual story).
-  if (!f || !SETUP.has(f.stage) || f.limit !== null || c.job.job.agentStoreShared === false) return [];
+  if (!f || !SETUP.has(f.stage) || f.limit !== null || !sharesStore(c)) return [];
   const restarted = c.job.nodes.filter((n) => n.attempts.length > 1);
   // The first attempt failed otherwise (a worker's own error, before the first restart): the restarts then
   // failed in setup on every node that restarted. A first attempt failing the same way is not the reuse.
@@ -47,4 +48,48 @@ export function restartStoreDrafts(c: Context): Draft[] {
       advice: [simpleAdvice('no-shared-store', 'export TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1')],
     },
   ];
+}
+
+/**
+ * ROUND_STORE_REUSED: an elastic job grew (a node joined after the world formed: "Detected N new nodes"), the
+ * agents met again in a new round, and that round's rank assignment never completed. 2.5+ agents share the
+ * first round's rendezvous TCPStore; rank 0 does not publish the bootstrap store again for the new round, so the
+ * wait runs out whatever the limit. A real 2.6 run shows it (test/fixtures/captured/torch2.6-c10d-elastic-late-
+ * join) and its TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1 twin admits the late node (…-elastic-late-join-noshare).
+ */
+export function roundStoreDrafts(c: Context): Draft[] {
+  const f = c.job.failure;
+  if (!f || f.stage !== 'rank-assignment' || !sharesStore(c)) return [];
+  const grew = c.job.nodes.filter((n) => n.events.some((e) => e.id === 'membership-change'));
+  if (grew.length === 0) return [];
+  // The nodes that joined the grown world: those that never took part in the first round's world.
+  const joined = c.job.nodes.filter((n) => n.groupRank === null && n.failureStage !== null).map((n) => n.id);
+  return [
+    {
+      code: 'ROUND_STORE_REUSED',
+      severity: 'error',
+      numbers: {
+        nodes: grew.map((n) => n.id).join(', '),
+        joined: joined.join(', ') || null,
+        limit: f.limit?.seconds ?? null,
+        source: f.limit?.from ?? null,
+        shown: c.job.job.agentStoreShared === true ? 1 : null,
+        version: c.version,
+      },
+      nodes: [...new Set([...joined, ...grew.map((n) => n.id)])],
+      evidence: [
+        ...grew.slice(0, 1).flatMap((n) => evOf(n.events.find((e) => e.id === 'membership-change'))),
+        ...f.evidence.slice(0, 2),
+      ],
+      advice: [simpleAdvice('no-shared-store', 'export TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1')],
+    },
+  ];
+}
+
+/** The workers share the agent's store: the logs say so, or torch is 2.5+ and the logs say nothing. */
+function sharesStore(c: Context): boolean {
+  const shared = c.job.job.agentStoreShared;
+  if (shared !== null) return shared;
+  const minor = torchMinor(c.job.job.torchVersion);
+  return minor !== null && minor >= 2.05;
 }
