@@ -1,7 +1,7 @@
 import { causedNotLate, missingIsCulprit } from '../core/blame';
 import { noteText } from '../core/notesText';
 import type { Diagnosis } from '../core/findings';
-import { words, type Lang } from '../core/i18n';
+import { nodeLabels, words, type Lang } from '../core/i18n';
 import type { JobModel } from '../core/model';
 import { maxOf } from '../core/numbers';
 import { sentenceText } from '../i18n/sentence';
@@ -34,7 +34,7 @@ export function renderReport(job: JobModel, dx: Diagnosis, lang: Lang): string {
         f.lateNodes.join(', ') || u.unknown
       }${f.limit ? `; ${u.timeout}: ${f.limit.id} = ${f.limit.seconds} ${u.seconds} (${limitSource(f.limit.from, u)})` : ''}`,
     );
-    if (missingIsCulprit(f)) lines.push(`${u.missingLikely}: ${job.missingNodes.join(', ')}`);
+    if (missingIsCulprit(f)) lines.push(`${u.missingLikely}: ${nodeLabels(lang, job.missingNodes.join(', '))}`);
   }
 
   if (dx.findings.length) {

@@ -1,5 +1,5 @@
 import type { AdviceId } from './advice';
-import type { Lang } from './i18n';
+import { labelValues, type Lang } from './i18n';
 
 // Every sentence the diagnosis says, in English and Simplified Chinese. Rules in findings.ts pick the code
 // and the numbers; the words are here, so the CLI, the dashboard and the share view say the same thing.
@@ -557,7 +557,8 @@ const ADVICE_ZH: Record<AdviceId, AdviceText> = {
 
 export function findingText(lang: Lang, code: FindingCode, p: P): { title: string; detail: string } {
   const t = (lang === 'zh' ? ZH : EN)[code];
-  return { title: t.title(p), detail: t.detail(p) };
+  const v = labelValues(lang, p);
+  return { title: t.title(v), detail: t.detail(v) };
 }
 
 export function adviceText(lang: Lang, id: AdviceId, v: P): { title: string; reason: string; caveat: string | null } {

@@ -150,3 +150,25 @@ export const WORDS: Record<Lang, Words> = { en, zh };
 export function words(lang: Lang): Words {
   return WORDS[lang] ?? en;
 }
+
+/**
+ * The labels skewscope gives a node whose log is missing (job/world.ts: `unnamed node 1 of 4`), in the
+ * reader's language wherever they stand in a value. Names the logs give (`node4`, `group_rank 4`) stay as they are.
+ */
+export function nodeLabels(lang: Lang, text: string): string {
+  return lang === 'zh' ? text.replace(/\bunnamed node (\d{1,7}) of (\d{1,7})/g, '未命名节点 $1/$2') : text;
+}
+
+/** nodeLabels over every string of a record of values (a finding's numbers, a note's values). */
+export function labelValues<T extends Record<string, unknown>>(lang: Lang, values: T): T {
+  if (lang === 'en') return values;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(values))
+    out[k] =
+      typeof v === 'string'
+        ? nodeLabels(lang, v)
+        : Array.isArray(v)
+          ? v.map((x) => (typeof x === 'string' ? nodeLabels(lang, x) : x))
+          : v;
+  return out as T;
+}

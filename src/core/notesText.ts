@@ -1,4 +1,4 @@
-import type { Lang } from './i18n';
+import { labelValues, type Lang } from './i18n';
 import { HEAD_RUNS, RUN_HEAD, RUN_TAIL, TAIL_RUNS } from './extract/keep';
 import type { Note, NoteCode, Reason, ReasonCode, Values } from './model';
 
@@ -251,11 +251,11 @@ const REASONS_ZH: Record<ReasonCode, (v: V) => string> = {
 };
 
 export function noteText(lang: Lang, note: Note): string {
-  return (lang === 'zh' ? NOTES_ZH : NOTES_EN)[note.code](note.values);
+  return (lang === 'zh' ? NOTES_ZH : NOTES_EN)[note.code](labelValues(lang, note.values));
 }
 
 export function reasonText(lang: Lang, reason: Reason): string {
-  return (lang === 'zh' ? REASONS_ZH : REASONS_EN)[reason.code](reason.values);
+  return (lang === 'zh' ? REASONS_ZH : REASONS_EN)[reason.code](labelValues(lang, reason.values));
 }
 
 export const NOTE_CODES = Object.keys(NOTES_EN) as NoteCode[];

@@ -1,6 +1,6 @@
 import { causedNotLate } from '../core/blame';
 import type { Diagnosis } from '../core/findings';
-import { words, type Lang } from '../core/i18n';
+import { nodeLabels, words, type Lang } from '../core/i18n';
 import type { JobModel, JobNode } from '../core/model';
 import { maxOf, minOf } from '../core/numbers';
 import type { Omission } from './wire';
@@ -153,7 +153,10 @@ export function markdownReport(job: JobModel, dx: Diagnosis, lang: Lang = 'en', 
   if (job.missingNodes.length)
     out.push(
       '',
-      `**${u.missing}:** ${job.missingNodes.slice(0, 12).map(code).join(', ')}${more(job.missingNodes, 12)}`,
+      `**${u.missing}:** ${job.missingNodes
+        .slice(0, 12)
+        .map((x) => code(nodeLabels(lang, x)))
+        .join(', ')}${more(job.missingNodes, 12)}`,
     );
   const limits = dx.thresholds.filter((t) => t.applies && t.id !== 'recommended');
   if (limits.length)
