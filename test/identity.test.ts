@@ -18,6 +18,10 @@ describe('identity from file and folder names', () => {
     expect(named('job_node_rank_3.log')).toBe('node3');
     expect(named('error-48213-3.out')).toBe('error-48213-3');
     expect(named('gpu-07/stdout.log')).toBe('gpu-07');
+    // Slurm's --output=%x-%j-%N / slurm-%j-%N: the node after the job id (a name with a digit in it).
+    expect(named('train-88120-gpu-c07.out')).toBe('gpu-c07');
+    expect(named('slurm-8812204-cn-g04.out')).toBe('cn-g04');
+    expect(named('run-20240521-final.log')).toBe('run-20240521-final');
   });
 
   it('a torchrun --log-dir tree names the agent’s run folder and the local rank', () => {

@@ -28,6 +28,14 @@ export function hint(
 
 const NAME_RULES: NameRule[] = [
   {
+    // Slurm's per-node output (`--output=%x-%j-%N.out`, `slurm-%j-%N.out`): the node name follows the job id.
+    // A node name carries a digit (gpu-c07, cn-g04), so `run-20240521-final` is no node.
+    re: /^[A-Za-z][\w.]{0,62}?[-_]\d{3,12}[-_](?<host>[A-Za-z][A-Za-z0-9-]{0,62}\d[A-Za-z0-9-]{0,62})$/,
+    name: (m) => m.groups!.host!,
+    confidence: 'medium',
+    why: (name) => sentence('hint.slurmNodeInName', { name }),
+  },
+  {
     re: /^(?<job>.*?)[-_]?(?<role>master|launcher)[-_](?<i>\d+)$/i,
     name: (m) => m[0],
     nodeRank: () => 0,

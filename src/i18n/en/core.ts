@@ -92,6 +92,7 @@ export const core = {
   'hint.kubeflowWorker': 'Kubeflow PyTorchJob name: worker-k is node_rank k+1: {name}',
   'hint.nodeRankInName': 'node rank in the name: {name}',
   'hint.nodeNumberInName': 'node number in the name: {name}',
+  'hint.slurmNodeInName': 'Slurm output named <job name>-<job id>-<node> (%x-%j-%N): {name}',
   'hint.rankInName': 'rank number in the name: {name}',
   'hint.fileName': 'file name {file}',
   'hint.linePrefix': 'line prefix "{label}" in {file}',

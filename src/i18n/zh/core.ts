@@ -80,6 +80,7 @@ export const core: Messages<typeof en> = {
   'hint.kubeflowWorker': 'Kubeflow PyTorchJob 命名：worker-k 即 node_rank k+1：{name}',
   'hint.nodeRankInName': '名称中的 node rank：{name}',
   'hint.nodeNumberInName': '名称中的节点编号：{name}',
+  'hint.slurmNodeInName': 'Slurm 输出文件按 <作业名>-<作业 id>-<节点> 命名（%x-%j-%N）：{name}',
   'hint.rankInName': '名称中的 rank 编号：{name}',
   'hint.fileName': '文件名 {file}',
   'hint.linePrefix': '{file} 中的行前缀 `{label}`',
