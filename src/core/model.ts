@@ -257,7 +257,8 @@ export type ReasonCode =
   | 'host-not-served'
   | 'still-connecting'
   | 'entered-after-give-up'
-  | 'joined-count-missing';
+  | 'joined-count-missing'
+  | 'closed-on-arrival';
 
 /** The limit that fired, and where its value comes from: printed in the logs, inferred from elapsed time, or assumed. */
 export interface LimitFired {

@@ -185,6 +185,7 @@ export const AGENT: CatalogueEntry[] = [
     samples: [
       'INFO:torch.distributed.elastic.agent.server.api:[default] Detected 1 new nodes from group_rank=0; will restart worker group',
     ],
+    effects: { grewWorld: true },
     versions: '1.13–2.6',
     source: 'torch/distributed/elastic/agent/server/api.py',
   },

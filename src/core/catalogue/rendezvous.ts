@@ -154,12 +154,12 @@ export const RENDEZVOUS: CatalogueEntry[] = [
     kind: 'failure',
     anchors: ['was observed to be closed', "'status': 'closed'"],
     pattern:
-      "(?:Rendezvous for run_id=(?<run_id>\\S{1,200}) was observed to be closed|Observed existing rendezvous state: \\{'status': 'closed')",
+      "(?:Rendezvous for run_id=(?<run_id>\\S{1,200}) was observed to be closed|Observed existing rendezvous state: \\{'status': 'closed'(?:, 'version': '\\d{1,9}', 'participants': \\[(?<participants>[\\d, ]{1,4000})\\])?)",
     samples: [
       'INFO 2020-09-02 11:49:58,912 Rendezvous for run_id=ex20-take6 was observed to be closed',
       "INFO 2020-09-02 11:49:58,903 Observed existing rendezvous state: {'status': 'closed', 'version': '1', 'participants': [0, 1], 'num_workers_waiting': 0}",
     ],
-    effects: { stage: 'rendezvous-closed', role: 'primary', backend: 'etcd' },
+    effects: { stage: 'rendezvous-closed', role: 'primary', backend: 'etcd', closedRound: 'participants' },
     versions: '1.13–2.6 (etcd backend)',
     source: 'torch/distributed/elastic/rendezvous/etcd_rendezvous.py',
   },

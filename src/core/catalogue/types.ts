@@ -105,6 +105,11 @@ export interface Effects {
   /** The node is waiting in this stage: a traceback cut short after it (its exception past the paste's end)
    * most likely ended that wait. */
   waitingIn?: FailureStage;
+  /** The world grew: a node joined after it formed, and the agents meet again in a new round. */
+  grewWorld?: boolean;
+  /** The field listing the participants of the round this node found closed: others formed it without the node
+   * (a bare closed state says nothing of who closed it). */
+  closedRound?: string;
   /** The event's own stage is where the node was waiting (a stack dump: the phase its frames are in). */
   waitsInItsStage?: boolean;
   /** The message says whose rank it waited for (ncclUniqueId comes from global rank 0). */

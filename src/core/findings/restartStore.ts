@@ -1,4 +1,5 @@
 import { simpleAdvice } from '../advice';
+import { effectsOf } from '../catalogue';
 import { torchMinor } from '../job/facts';
 import type { Context } from './context';
 import { evOf } from './evidence';
@@ -60,7 +61,7 @@ export function restartStoreDrafts(c: Context): Draft[] {
 export function roundStoreDrafts(c: Context): Draft[] {
   const f = c.job.failure;
   if (!f || f.stage !== 'rank-assignment' || !sharesStore(c)) return [];
-  const grew = c.job.nodes.filter((n) => n.events.some((e) => e.id === 'membership-change'));
+  const grew = c.job.nodes.filter((n) => n.events.some((e) => effectsOf(e.id).grewWorld));
   if (grew.length === 0) return [];
   // The nodes that joined the grown world: those that never took part in the first round's world.
   const joined = c.job.nodes.filter((n) => n.groupRank === null && n.failureStage !== null).map((n) => n.id);
@@ -78,7 +79,7 @@ export function roundStoreDrafts(c: Context): Draft[] {
       },
       nodes: [...new Set([...joined, ...grew.map((n) => n.id)])],
       evidence: [
-        ...grew.slice(0, 1).flatMap((n) => evOf(n.events.find((e) => e.id === 'membership-change'))),
+        ...grew.slice(0, 1).flatMap((n) => evOf(n.events.find((e) => effectsOf(e.id).grewWorld))),
         ...f.evidence.slice(0, 2),
       ],
       advice: [simpleAdvice('no-shared-store', 'export TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1')],

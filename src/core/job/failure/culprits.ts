@@ -225,15 +225,27 @@ export function findCulprits(x: CulpritInput): Culprits {
       reasons.push({ code: 'waits-for-rank', values: { waiter: v.node.id, rank, node: owner.node.id, inferred } });
     }
 
-  // 2c. Nodes that only found the rendezvous closed came after the round formed without them.
+  // 2c. Nodes that only found the rendezvous closed came after the round formed without them — when a node in
+  // the logs shows that round (it got past the rendezvous). If every node here found it closed, who closed it
+  // is not in the text: others whose logs are missing, or an earlier run under the same rendezvous id.
   if (
     late.size === 0 &&
     stage === 'rendezvous-closed' &&
     [...own.values()].every((e) => e.stage === 'rendezvous-closed')
   ) {
     const nodes = [...own.keys()];
-    for (const id of nodes) late.add(id);
-    reasons.push({ code: 'arrived-after-close', values: { nodes } });
+    const formedHere = views.some(
+      (v) =>
+        !own.has(v.node.id) ||
+        lastRound(v.events).some((e) => {
+          const field = effectsOf(e.id).closedRound;
+          return e.kind === 'rendezvous-complete' || (field !== undefined && e.fields[field] !== undefined);
+        }),
+    );
+    if (formedHere) {
+      for (const id of nodes) late.add(id);
+      reasons.push({ code: 'arrived-after-close', values: { nodes } });
+    } else reasons.push({ code: 'closed-on-arrival', values: { nodes } });
   }
 
   // 2d. Communicator setup failing on several nodes further apart than its connect timeout: the later ones
