@@ -42,3 +42,52 @@ describe('a launch placed by the job script’s date line', () => {
     expect(job.notes.some((n) => n.code === 'launch-script-clock')).toBe(false);
   });
 });
+
+// torch ≤ 2.0's agent lines carry no time, but the etcd rendezvous it starts at once logs with one (`INFO
+// 2021-11-04 07:10:03,118 Attempting to join next rendezvous`, shape of excerpt set 6's etcd-1.10 fixture).
+describe('a launch placed by the first timed line just below it', () => {
+  const node = (name: string, hh: string, mm: string, failure: string) =>
+    [
+      'INFO:torch.distributed.launcher.api:Starting elastic_operator with launch configs:',
+      '  entrypoint       : /workspace/train.py',
+      '  min_nodes        : 2',
+      '  max_nodes        : 2',
+      '  rdzv_backend     : etcd',
+      "INFO:torch.distributed.elastic.agent.server.api:[default] Rendezvous'ing worker group",
+      `INFO 2021-11-04 ${hh}:${mm}:03,118 Etcd machines: ['http://0.0.0.0:2379']`,
+      `INFO 2021-11-04 ${hh}:${mm}:03,190 Attempting to join next rendezvous`,
+      `INFO 2021-11-04 ${hh}:${mm}:03,207 Joined rendezvous version 1 as rank ${name.slice(1)}. Full state: {'status': 'joinable', 'version': '1', 'participants': [0]}`,
+      failure,
+    ].join('\n') + '\n';
+
+  it('measures the skew and names the node that came after the others had given up', () => {
+    const job = analyseTexts({
+      'w0.log': node(
+        'w0',
+        '07',
+        '10',
+        'INFO 2021-11-04 07:25:03,200 Rendezvous timeout occurred in EtcdRendezvousHandler',
+      ),
+      'w1.log': node(
+        'w1',
+        '07',
+        '27',
+        'INFO 2021-11-04 07:27:41,611 Rendezvous for run_id=j1 was observed to be closed',
+      ),
+    });
+    expect(job.skewSeconds).toBe(1020);
+    expect(job.failure?.lateNodes).toEqual(['w1']);
+    expect(job.notes.filter((n) => n.code === 'launch-clock-below').map((n) => n.values.node)).toEqual(['w0', 'w1']);
+  });
+
+  it('is not taken from a time after the startup ended', () => {
+    const job = analyseTexts({
+      'w0.log': [
+        'INFO:torch.distributed.launcher.api:Starting elastic_operator with launch configs:',
+        'ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 0 (pid: 11) of binary: python',
+        'INFO 2021-11-04 07:10:03,118 Attempting to join next rendezvous',
+      ].join('\n'),
+    });
+    expect(job.nodes[0]!.launchTime).toBeNull();
+  });
+});

@@ -205,6 +205,7 @@ export type NoteCode =
   | 'clock-corrected'
   | 'launch-derived'
   | 'launch-script-clock'
+  | 'launch-clock-below'
   | 'launch-partial'
   | 'launch-unknown'
   | 'times-derived'

@@ -76,6 +76,8 @@ const NOTES_EN: Record<NoteCode, (v: V) => string> = {
     `${s(v.node)}: launch time derived from ${where(v)} minus the ${secs(v.waited)} it says it waited.`,
   'launch-script-clock': (v) =>
     `${s(v.node)}: its torchrun lines carry no time; placed at the time its job script printed at ${where(v)}, before torchrun started (torchrun started then or later).`,
+  'launch-clock-below': (v) =>
+    `${s(v.node)}: its torchrun lines carry no time; placed at the first timed line just after its launch, ${where(v)} (torchrun started then or a little before).`,
   'launch-partial': (v) =>
     `Launch times are known for ${s(v.placed)} of ${s(v.total)} nodes (${s(v.unplaced)} printed no usable time): the job's skew cannot be measured, only that among those ${s(v.placed)}.`,
   'launch-unknown': () =>
@@ -109,6 +111,8 @@ const NOTES_ZH: Record<NoteCode, (v: V) => string> = {
   'launch-derived': (v) => `${s(v.node)}：启动时间由 ${where(v)} 的时间减去其声明的等待时长 ${secsZh(v.waited)} 推算。`,
   'launch-script-clock': (v) =>
     `${s(v.node)}：torchrun 的日志行没有时间；按作业脚本在 ${where(v)} 打印的时间定位，该时间早于 torchrun 启动（torchrun 在此时或之后启动）。`,
+  'launch-clock-below': (v) =>
+    `${s(v.node)}：torchrun 的日志行没有时间；按其启动之后紧接着的第一条带时间的行 ${where(v)} 定位（torchrun 在此时或稍早启动）。`,
   'launch-partial': (v) =>
     `${s(v.total)} 个节点中只有 ${s(v.placed)} 个的启动时间已知（${s(v.unplaced)} 没有可用的时间）：无法测量整个作业的启动时间差，只能测量这 ${s(v.placed)} 个节点之间的。`,
   'launch-unknown': () =>

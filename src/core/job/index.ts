@@ -287,6 +287,11 @@ function buildNode(
       code: 'launch-script-clock',
       values: { node: id, file: launch.scriptClock.file, line: launch.scriptClock.line },
     });
+  if (launch.clockBelow)
+    notes.push({
+      code: 'launch-clock-below',
+      values: { node: id, file: launch.clockBelow.file, line: launch.clockBelow.line },
+    });
   const events = nodeEvents(evs, timeOf, launch);
   const attempt = attemptOf(evs);
   const { attempts } = nodeAttempts(evs, attempt, timeOf);
