@@ -116,17 +116,23 @@ export function hintsFromPath(path: string): IdentityHint[] {
     );
   }
   const candidates = [stem(file), ...parts.slice(0, -1).reverse()];
-  for (const raw of candidates) {
+  for (const [i, raw] of candidates.entries()) {
     const part = raw.replace(/[-_](?:logdir|logs?|output)$/i, '');
     if (GENERIC_STEMS.test(part) || /^attempt_\d+$/.test(part) || LOGDIR_RUN.test(part)) continue;
+    let matched = false;
     for (const rule of NAME_RULES) {
       const m = rule.re.exec(part);
       if (!m) continue;
       hints.push(hint('name', rule.name(m), rule.why(raw), rule.confidence));
       const rank = rule.nodeRank?.(m) ?? null;
       if (rank !== null) hints.push(hint('node-rank', String(rank), rule.why(raw), 'low'));
-      return hints;
+      matched = true;
+      break;
     }
+    if (matched) return hints;
+    // A file named for itself (`ascend-n0.log`) is not named by its folder: files of one folder are often
+    // several nodes (a folder of pasted logs), and its name would make them one.
+    if (i === 0 && attemptAt < 0) break;
   }
   // No recognisable shape: the file name itself still tells files apart.
   const s = stem(file);

@@ -81,6 +81,21 @@ export const CANN: CatalogueEntry[] = [
     source: 'CANN driver API (ai_drv_dev_api.cpp); shape: vllm-project/vllm-ascend#516',
   },
   {
+    // An Ascend operator that communicates itself (MoE dispatch/combine) could not get its HCCL resources: the
+    // communicator behind it was never set up (CANN's inner error under EZ9999).
+    id: 'cann-hccl-resource',
+    kind: 'failure',
+    anchors: ['fails to invoke the Hccl'],
+    pattern:
+      '(?:(?<time>\\d{4}-\\d\\d-\\d\\d-\\d\\d:\\d\\d:\\d\\d\\.\\d{3}\\.\\d{3}) [^\\n]{0,80}?)?fails to invoke the (?<fn>Hccl\\w{1,60}) function',
+    samples: [
+      'EZ9999[PID: 2304] 2026-06-03-06:08:38.902.117 AclNN_Inner_Error(EZ9999):  Nnopbase fails to invoke the HcclAllocComResourceByTiling function of the hccl library.',
+    ],
+    effects: { comm: 'hccl', stage: 'comm-init', role: 'primary', weakEvidence: true, timeField: 'time' },
+    versions: 'CANN 8 (aclnn operators with built-in communication)',
+    source: 'CANN nnopbase (aclnn MoeDistributeDispatch/Combine); shape: vllm-project/vllm-ascend#9872',
+  },
+  {
     // torch_npu's device synchronize failing with a timeout code (507046 / 107020): device work never finished.
     id: 'npu-sync-error',
     kind: 'failure',

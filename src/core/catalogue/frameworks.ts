@@ -52,6 +52,21 @@ export const FRAMEWORKS: CatalogueEntry[] = [
     source: 'deepspeed/comm/comm.py init_distributed; shape: deepspeedai/DeepSpeed#3318, OptimalScale/LMFlow#406',
   },
   {
+    // vLLM's parallel layout of a rank (vllm/distributed/parallel_state.py): it runs in a torch.distributed world
+    // of that size — other programs print nothing like it, but it is vLLM's, so it is weak evidence only.
+    id: 'vllm-rank-layout',
+    kind: 'info',
+    anchors: [' is assigned as DP rank '],
+    pattern:
+      'rank (?<rank>\\d{1,7}) in world size (?<world>\\d{1,7}) is assigned as DP rank (?<dp>\\d{1,7}), PP rank (?<pp>\\d{1,7}), TP rank (?<tp>\\d{1,7})',
+    samples: [
+      '(Worker_DP1_TP0_EP8 pid=2301) INFO 06-03 06:00:36 [parallel_state.py:1208] rank 8 in world size 16 is assigned as DP rank 1, PP rank 0, TP rank 0, EP rank 8',
+    ],
+    effects: { weakEvidence: true },
+    versions: 'vLLM ≥ 0.10 (V1 engine)',
+    source: 'vllm/distributed/parallel_state.py (initialize_model_parallel); shape: vllm-project/vllm-ascend#9872',
+  },
+  {
     // fairseq's distributed_init, just before it calls init_process_group for the rank.
     id: 'fairseq-distributed-init',
     kind: 'info',

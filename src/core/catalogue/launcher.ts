@@ -133,6 +133,18 @@ export const LAUNCHER: CatalogueEntry[] = [
     source: 'torch/distributed/run.py (argparse)',
   },
   {
+    // A multi-node runner (pdsh under the DeepSpeed runner, plain ssh loops) could not reach the host: the
+    // launcher never ran there. The line stands under that host's own pdsh label.
+    id: 'ssh-connect-failed',
+    kind: 'failure',
+    anchors: ['ssh: connect to host '],
+    pattern: 'ssh: connect to host (?<host>[\\w.:-]{1,200}) port \\d{1,5}: (?<err>.{1,200})$',
+    samples: ['a100-08: ssh: connect to host a100-08 port 22: Connection timed out'],
+    effects: { stage: 'other', role: 'primary', notTorchEvidence: true, neverLaunched: true },
+    versions: 'any (OpenSSH, under pdsh or a launcher)',
+    source: 'OpenSSH ssh(1); shape: a DeepSpeed runner over pdsh (excerpt set 6, deepspeed-pdsh-second-host-ssh-255)',
+  },
+  {
     // The node's job step never ran torchrun: the shell found no such command.
     id: 'torchrun-not-found',
     kind: 'failure',
