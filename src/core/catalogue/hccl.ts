@@ -31,6 +31,34 @@ export const HCCL: CatalogueEntry[] = [
     source: 'HCCL hccl_socket.cc',
   },
   {
+    // The header of the table of links HCCL could not set up: the communicator's setup failed (the rows say
+    // which links, and the lines above how long it waited).
+    id: 'hccl-link-error-info',
+    kind: 'failure',
+    anchors: ['LINK_ERROR_INFO'],
+    pattern: '_{4,80}LINK_ERROR_INFO_{4,80}',
+    samples: [
+      '[ERROR] HCCL(23457,all_reduce_test):2023-10-16-08:41:56.291.765 [comm_base.cc:967][23468] _________________________LINK_ERROR_INFO___________________________',
+    ],
+    effects: { comm: 'hccl', stage: 'comm-init', role: 'primary' },
+    versions: 'CANN 6.x–9.x',
+    source: 'HCCL comm_base.cc, hccl_socket_manager.cc (LINK_ERROR_INFO); shape: excerpt set 6 (plog of an HCCL link)',
+  },
+  {
+    // The older link table (CANN 6–7): `| dest_ip(rank) | src_ip(rank) | Role | Status |`.
+    id: 'hccl-link-row-old',
+    kind: 'error',
+    anchors: ['no connect |', 'no connect  |'],
+    pattern:
+      '\\|\\s{0,8}(?<remote>[\\d.]{7,15})\\((?<rrank>\\d{1,6})\\)\\s{0,8}\\|\\s{0,8}(?<local>[\\d.]{7,15})\\((?<lrank>\\d{1,6})\\)\\s{0,8}\\|\\s{0,8}(?:server|client)\\s{0,8}\\|\\s{0,8}no connect\\s{0,8}\\|',
+    samples: [
+      '[ERROR] HCCL(23457,all_reduce_test):2023-10-16-08:41:56.291.833 [comm_base.cc:1018][23468] | 192.168.100.100(1) | 192.168.100.101(0) |  server  | no connect |',
+    ],
+    effects: { comm: 'hccl', stage: 'comm-init', role: 'consequence' },
+    versions: 'CANN 6.x–7.x',
+    source: 'HCCL comm_base.cc (LINK_ERROR_INFO)',
+  },
+  {
     // The link table HCCL prints after a link timeout: one row per link, `time out` where it was not set up.
     id: 'hccl-link-row',
     kind: 'error',
