@@ -32,8 +32,11 @@ function workersOwn(pick: LogEvent, live: LogEvent[]): LogEvent {
 export function nodeFailure(events: LogEvent[]): LogEvent | null {
   const last = lastRound(events);
   // A log that ends right after a restart shows no outcome of the new round: the failure that caused the
-  // restart is what the log shows of how the node ended.
-  const inconclusive = endsInRestart(events) && !last.some((e) => isFailureSignal(e) && e.role === 'primary');
+  // restart is what the log shows of how the node ended. A failure in the new round (its rendezvous found
+  // closed, even as a consequence) is that round's outcome.
+  const inconclusive =
+    endsInRestart(events) &&
+    !last.some((e) => isFailureSignal(e) && (e.role === 'primary' || e.kind === 'failure'));
   const round = inconclusive ? events : last;
   const finishedAt = new Map<string, number>();
   const reachedUntil = new Map<string, number>();
