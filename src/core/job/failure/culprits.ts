@@ -225,22 +225,21 @@ export function findCulprits(x: CulpritInput): Culprits {
       reasons.push({ code: 'waits-for-rank', values: { waiter: v.node.id, rank, node: owner.node.id, inferred } });
     }
 
-  // 2c. Nodes that only found the rendezvous closed came after the round formed without them — when a node in
-  // the logs shows that round (it got past the rendezvous). If every node here found it closed, who closed it
-  // is not in the text: others whose logs are missing, or an earlier run under the same rendezvous id.
+  // 2c. Nodes that only found the rendezvous closed came after the round formed without them — when the logs
+  // show that round (a node got past the rendezvous, or the closed state lists its participants; a node that
+  // merely shows no failure proves nothing). Otherwise who closed it is not in the text: others whose logs are
+  // missing, an earlier run under the same rendezvous id, or an agent that closed it on its own.
   if (
     late.size === 0 &&
     stage === 'rendezvous-closed' &&
     [...own.values()].every((e) => e.stage === 'rendezvous-closed')
   ) {
     const nodes = [...own.keys()];
-    const formedHere = views.some(
-      (v) =>
-        !own.has(v.node.id) ||
-        lastRound(v.events).some((e) => {
-          const field = effectsOf(e.id).closedRound;
-          return e.kind === 'rendezvous-complete' || (field !== undefined && e.fields[field] !== undefined);
-        }),
+    const formedHere = views.some((v) =>
+      lastRound(v.events).some((e) => {
+        const field = effectsOf(e.id).closedRound;
+        return e.kind === 'rendezvous-complete' || (field !== undefined && e.fields[field] !== undefined);
+      }),
     );
     if (formedHere) {
       for (const id of nodes) late.add(id);
