@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createExtractor } from '../src/core/index';
+import { buildJob, createExtractor } from '../src/core/index';
+import { noteText } from '../src/core/notesText';
 import type { FileExtract } from '../src/core/model';
 
 // Honest decoding end to end (issue 13, item 9): the same real log read through colour codes, NUL padding and
@@ -78,5 +79,17 @@ describe('honest decoding of a real log', () => {
     expect(x.problem).toBeNull();
     expect(events(x)).toEqual(events(plain));
     expect(x.decoding).toMatchObject({ encoding: 'utf-16le', bom: true });
+  });
+
+  it('says what was mended, in the job notes and on each file of the JSON', () => {
+    const padded = extract(new Uint8Array([...new Uint8Array(4096), ...enc.encode(LOG)]));
+    const job = buildJob([plain], { nowMs: Date.UTC(2026, 11, 1) });
+    expect(job.notes.map((n) => n.code)).not.toContain('decoding-cleaned');
+    const mended = buildJob([{ ...padded, file: 'node0.log' }], { nowMs: Date.UTC(2026, 11, 1) });
+    const note = mended.notes.find((n) => n.code === 'decoding-cleaned');
+    expect(note?.values).toEqual({ files: 1, cutLines: 0, invalidBytes: 0, nulBytes: 4096, transcoded: 0 });
+    expect(noteText('en', note!)).toBe('Reading 1 file mended the text: 4,096 NUL bytes skipped (padding).');
+    expect(noteText('zh', note!)).toContain('NUL');
+    expect(mended.files[0]!.decoding?.nulBytes).toBe(4096);
   });
 });

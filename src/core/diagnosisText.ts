@@ -176,7 +176,7 @@ const EN: Record<FindingCode, Text> = {
       `${s(p.nodes)}'s worker stopped on its own error, not on a timeout${p.waiters ? `; ${s(p.waiters)} then waited for its ranks${p.waitStage ? ` (${s(p.waitStage)})` : ''}${p.limit !== null ? ` until their limit of ${secs(p.limit)} (${srcEn(p)}) ran out` : ' until their limit ran out'}` : ''}. Those timeouts are consequences and no node was late: raising a limit or starting nodes together changes nothing. Fix the error in ${s(p.nodes)}'s worker (the first evidence line).`,
   },
   RESTART_STORE_REUSED: {
-    title: (p) => `Every restart failed in init_process_group: the workers reused the agent's store`,
+    title: () => `Every restart failed in init_process_group: the workers reused the agent's store`,
     detail: (p) =>
       `${p.cause ? `The first failure was ${s(p.cause)}'s worker${p.firstStage ? ` (${s(p.firstStage)})` : ''}; ` : ''}${s(p.nodes)} then restarted (${s(p.attempts)} attempts), and every later attempt died in init_process_group at once, on a connect error, not a timeout. ${p.shown ? 'The agents print `use_agent_store: True`: ' : `In torch ${s(p.version)} (2.5 and later) `}the workers reuse the agent's rendezvous TCPStore across attempts, and the restarted ones read what the previous attempt left in it, so no restart could succeed. Fix the first failure; and so that restarts can recover, set TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1 on every node.`,
   },

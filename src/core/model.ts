@@ -206,6 +206,7 @@ export type NoteCode =
   | 'launch-derived'
   | 'launch-script-clock'
   | 'launch-clock-below'
+  | 'decoding-cleaned'
   | 'launch-partial'
   | 'launch-unknown'
   | 'times-derived'
@@ -425,5 +426,5 @@ export interface JobModel {
   clockOffsets: ClockOffset[];
   /** Assumptions and limits the analysis made (year guessed, zone assumed, time derived…). */
   notes: Note[];
-  files: { file: string; bytes: number; lines: number; problem: FileProblem | null }[];
+  files: { file: string; bytes: number; lines: number; problem: FileProblem | null; decoding?: FileDecoding }[];
 }

@@ -76,6 +76,17 @@ const NOTES_EN: Record<NoteCode, (v: V) => string> = {
     `${s(v.node)}: launch time derived from ${where(v)} minus the ${secs(v.waited)} it says it waited.`,
   'launch-script-clock': (v) =>
     `${s(v.node)}: its torchrun lines carry no time; placed at the time its job script printed at ${where(v)}, before torchrun started (torchrun started then or later).`,
+  'decoding-cleaned': (v) =>
+    `Reading ${num(v.files)} file${n(v.files) > 1 ? 's' : ''} mended the text: ${[
+      n(v.cutLines) ? `${num(v.cutLines)} line${n(v.cutLines) > 1 ? 's' : ''} cut at the line limit` : '',
+      n(v.invalidBytes)
+        ? `${num(v.invalidBytes)} byte${n(v.invalidBytes) > 1 ? 's' : ''} that were not UTF-8 shown as �`
+        : '',
+      n(v.nulBytes) ? `${num(v.nulBytes)} NUL byte${n(v.nulBytes) > 1 ? 's' : ''} skipped (padding)` : '',
+      n(v.transcoded) ? `${num(v.transcoded)} read as UTF-16` : '',
+    ]
+      .filter(Boolean)
+      .join('; ')}.`,
   'launch-clock-below': (v) =>
     `${s(v.node)}: its torchrun lines carry no time; placed at the first timed line just after its launch, ${where(v)} (torchrun started then or a little before).`,
   'launch-partial': (v) =>
@@ -111,6 +122,15 @@ const NOTES_ZH: Record<NoteCode, (v: V) => string> = {
   'launch-derived': (v) => `${s(v.node)}：启动时间由 ${where(v)} 的时间减去其声明的等待时长 ${secsZh(v.waited)} 推算。`,
   'launch-script-clock': (v) =>
     `${s(v.node)}：torchrun 的日志行没有时间；按作业脚本在 ${where(v)} 打印的时间定位，该时间早于 torchrun 启动（torchrun 在此时或之后启动）。`,
+  'decoding-cleaned': (v) =>
+    `读取 ${num(v.files)} 个文件时修补了文本：${[
+      n(v.cutLines) ? `${num(v.cutLines)} 行超过行长上限被截断` : '',
+      n(v.invalidBytes) ? `${num(v.invalidBytes)} 个非 UTF-8 字节显示为 �` : '',
+      n(v.nulBytes) ? `跳过 ${num(v.nulBytes)} 个 NUL 字节（填充）` : '',
+      n(v.transcoded) ? `${num(v.transcoded)} 个按 UTF-16 读取` : '',
+    ]
+      .filter(Boolean)
+      .join('；')}。`,
   'launch-clock-below': (v) =>
     `${s(v.node)}：torchrun 的日志行没有时间；按其启动之后紧接着的第一条带时间的行 ${where(v)} 定位（torchrun 在此时或稍早启动）。`,
   'launch-partial': (v) =>

@@ -191,6 +191,16 @@ export const FileExtractSchema = v.looseObject({
     (x) => x === null || (typeof x === 'number' && Number.isFinite(x) && x >= 0),
     'expected a modification time in ms, or null',
   ),
+  decoding: v.optional(
+    v.looseObject({
+      encoding: v.picklist(['utf-8', 'utf-16le', 'utf-16be'], 'an unknown encoding'),
+      bom: v.boolean(),
+      invalidBytes: Count,
+      nulBytes: Count,
+      ansiSequences: Count,
+      cutLines: Count,
+    }),
+  ),
   streams: List(StreamSchema, 1 << 16),
   problem: v.nullable(
     v.pipe(

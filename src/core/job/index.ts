@@ -157,6 +157,8 @@ export function buildJob(extracts: FileExtract[], opts: BuildOptions = {}): JobM
     restartPending,
   );
   if (verdict === 'incomplete' && missing.count === 0) notes.push({ code: 'no-progress', values: {} });
+  const cleaned = decodingNote(usable);
+  if (cleaned) notes.push(cleaned);
 
   return {
     schemaVersion: SCHEMA_VERSION,
@@ -174,8 +176,39 @@ export function buildJob(extracts: FileExtract[], opts: BuildOptions = {}): JobM
     mixedJobs,
     clockOffsets: clocks.offsets,
     notes,
-    files: extracts.map((x) => ({ file: x.file, bytes: x.bytes, lines: x.lines, problem: x.problem })),
+    files: extracts.map((x) => ({
+      file: x.file,
+      bytes: x.bytes,
+      lines: x.lines,
+      problem: x.problem,
+      ...(x.decoding ? { decoding: x.decoding } : {}),
+    })),
   };
+}
+
+/**
+ * What reading the logs had to mend, over the files analysed: lines cut at the line limit, bytes that were not
+ * UTF-8, NUL padding skipped, UTF-16 transcoded. Said once, so a reader knows the text is not byte for byte the
+ * file's (colour codes removed are not worth a note).
+ */
+function decodingNote(extracts: FileExtract[]): Note | null {
+  let files = 0;
+  let cutLines = 0;
+  let invalidBytes = 0;
+  let nulBytes = 0;
+  let transcoded = 0;
+  for (const x of extracts) {
+    const d = x.decoding;
+    if (!d) continue;
+    const utf16 = d.encoding !== 'utf-8';
+    if (d.cutLines === 0 && d.invalidBytes === 0 && d.nulBytes === 0 && !utf16) continue;
+    files++;
+    cutLines += d.cutLines;
+    invalidBytes += d.invalidBytes;
+    nulBytes += d.nulBytes;
+    if (utf16) transcoded++;
+  }
+  return files ? { code: 'decoding-cleaned', values: { files, cutLines, invalidBytes, nulBytes, transcoded } } : null;
 }
 
 /** How far below its last timed line an untimed line (a Python traceback) still takes that line's time. */

@@ -35,8 +35,7 @@ export function nodeFailure(events: LogEvent[]): LogEvent | null {
   // restart is what the log shows of how the node ended. A failure in the new round (its rendezvous found
   // closed, even as a consequence) is that round's outcome.
   const inconclusive =
-    endsInRestart(events) &&
-    !last.some((e) => isFailureSignal(e) && (e.role === 'primary' || e.kind === 'failure'));
+    endsInRestart(events) && !last.some((e) => isFailureSignal(e) && (e.role === 'primary' || e.kind === 'failure'));
   const round = inconclusive ? events : last;
   const finishedAt = new Map<string, number>();
   const reachedUntil = new Map<string, number>();
