@@ -76,6 +76,28 @@ export const ui = {
     'Name it after the node it came from, e.g. <c>node3.log</c>: the name tells the nodes apart, as a file name does. The same name as a file already read replaces it.',
   'paste.text': 'Log text',
   'paste.analyse': 'Analyse',
+  'mixed.title': 'These files are from another run',
+  'mixed.lead.run-id':
+    'The files just added name another rendezvous id (<c>--rdzv_id</c>) than the job on screen: another torchrun run printed them.',
+  'mixed.lead.endpoint':
+    'The files just added met at another rendezvous endpoint (<c>--rdzv_endpoint</c>, host and port) than the job on screen: another torchrun run printed them.',
+  'mixed.lead.time':
+    'The files just added were printed at other times than the job on screen, with no overlap: another torchrun run printed them.',
+  'mixed.runs': 'The runs in these files',
+  'mixed.source.shown': 'On screen',
+  'mixed.source.added': 'Just added',
+  'mixed.source.both': 'On screen and just added',
+  'mixed.noKey': 'no rendezvous id or endpoint printed',
+  'mixed.time': '{from} → {to} ({span})',
+  'mixed.noTime': 'Its lines carry no time.',
+  'mixed.nodes': 'Nodes ({n}):',
+  'mixed.files': 'Files ({n}):',
+  'mixed.choose': 'What to do with them',
+  'mixed.add': 'Add to this job',
+  'mixed.addHint': 'Keep both runs in one job: each run is analysed apart, and a finding lists the runs.',
+  'mixed.new': 'Start a new job',
+  'mixed.newHint': 'Put the job on screen aside and analyse only the files just added ({n}).',
+  'mixed.esc': '<k>Esc</k> adds them, as any drop does.',
 
   // The live region
   'announce.listing': 'Listing the dropped files.',
