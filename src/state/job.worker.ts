@@ -17,6 +17,7 @@ import {
 } from '../ingest/index';
 import { diagnosisJson, previewShare, shareMarkdown } from '../share/index';
 import type { FromJob, JobAnswers, JobRequest, ToJob } from './jobProtocol';
+import { mixedQuestion } from './mixedRuns';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 
@@ -111,6 +112,14 @@ async function analyse(request: Analyse): Promise<void> {
     return;
   }
   const job = buildJob(extracts, { overrides });
+  if (request.added) {
+    // Another run than the job on screen: that job stays (and answers the page's requests) until the page says.
+    const question = mixedQuestion(job, namesOf(request.added));
+    if (question) {
+      post({ type: 'mixed', seq, question });
+      return;
+    }
+  }
   const diagnosis = diagnose(job, lang);
   current = { seq, job, diagnosis };
   post({ type: 'head', seq, view: viewHead(seq, job, diagnosis, extracts, partial), overrides });
@@ -125,6 +134,13 @@ async function analyse(request: Analyse): Promise<void> {
   for (let i = 0; i < job.nodes.length; i += NODES_PER_MESSAGE)
     post({ type: 'nodes', seq, nodes: job.nodes.slice(i, i + NODES_PER_MESSAGE).map(nodeView) });
   post({ type: 'end', seq });
+}
+
+/** The names the job knows the inputs' files by (an archive's members, a `.gz`'s log). */
+function namesOf(paths: string[]): Set<string> {
+  const out = new Set<string>();
+  for (const path of paths) for (const x of inputs.get(path)?.extracts ?? []) out.add(x.file);
+  return out;
 }
 
 function relang(lang: Lang): void {

@@ -5,6 +5,7 @@ import type { FileExtract, Overrides } from '../core/model';
 import type { TimelineRow } from '../core/timeline';
 import type { Coverage, Diagnosis, Lang, NodeView, ResultView } from '../ingest/index';
 import type { FromJob, JobAnswers, JobRequest, ToJob } from './jobProtocol';
+import type { MixedQuestion } from './mixedRuns';
 
 export interface JobListener {
   /** A view of analysis `seq`: its head (complete false), then the whole of it (complete true). */
@@ -12,6 +13,8 @@ export interface JobListener {
   /** No input yielded any extract. */
   empty(seq: number, overrides: Overrides): void;
   failed(seq: number, message: string): void;
+  /** Analysis `seq` found the added files another run than the job on screen; no view of it comes. */
+  mixed(seq: number, question: MixedQuestion): void;
   /** The diagnosis of the view of analysis `seq`, in another language. */
   diagnosis(seq: number, diagnosis: Diagnosis): void;
 }
@@ -22,6 +25,7 @@ export interface AnalyseOptions {
   lang: Lang;
   partial: Coverage | null;
   prune: boolean;
+  added: string[] | null;
 }
 
 export interface JobClient {
@@ -95,6 +99,8 @@ export function createJobClient(listener: JobListener): JobClient {
         return listener.empty(m.seq, m.overrides);
       case 'failed':
         return listener.failed(m.seq, m.message);
+      case 'mixed':
+        return listener.mixed(m.seq, m.question);
       case 'diagnosis':
         if (building?.seq === m.seq) building.head = { ...building.head, diagnosis: m.diagnosis };
         return listener.diagnosis(m.seq, m.diagnosis);

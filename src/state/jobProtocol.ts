@@ -8,6 +8,7 @@ import type { Diagnosis, Lang } from '../ingest/index';
 import type { Coverage, NodeView, ResultView } from '../ingest/index';
 import type { TimelineRow } from '../core/timeline';
 import type { ShareOptions, ShareResult } from '../share/index';
+import type { MixedQuestion } from './mixedRuns';
 
 export type ToJob =
   /** A parse worker's channel: its extracts arrive on it. */
@@ -27,6 +28,11 @@ export type ToJob =
       partial: Coverage | null;
       /** Inputs not in `paths` are forgotten (the run is over: they were replaced or cancelled). */
       prune: boolean;
+      /**
+       * The inputs of the drop being read, when the job on screen holds others: if they are another run than
+       * those, the page is asked (`mixed`) before the job of them all replaces the one on screen.
+       */
+      added: string[] | null;
     }
   | { type: 'lang'; lang: Lang }
   | { type: 'reset' }
@@ -59,6 +65,8 @@ export type FromJob =
   | { type: 'end'; seq: number }
   /** No file yielded anything. */
   | { type: 'empty'; seq: number; overrides: Overrides }
+  /** The added inputs are another run than the job on screen: no view is sent, the job on screen stays. */
+  | { type: 'mixed'; seq: number; question: MixedQuestion }
   | { type: 'failed'; seq: number; message: string }
   /** The diagnosis again, in another language, for the view of analysis `seq`. */
   | { type: 'diagnosis'; seq: number; diagnosis: Diagnosis }

@@ -24,6 +24,8 @@ import {
 } from '../ingest/index';
 import { createJobClient, type JobClient } from './jobClient';
 import type { JobAnswers, JobRequest } from './jobProtocol';
+import type { MixedQuestion } from './mixedRuns';
+import { useViewStore } from './view';
 import { summariseProgress, type ProgressSummary } from './progress';
 
 /** `analysing`: every file is read and the job is being built from them. */
@@ -86,6 +88,13 @@ export interface AppState {
   openExample(): void;
   cancel(): void;
   reset(): void;
+  /**
+   * Set when the files just read are another run than the job on screen (which stays on screen meanwhile):
+   * the page asks whether to add them to it or to start a new job with them.
+   */
+  mixed: MixedQuestion | null;
+  /** `add`: one job of every file, as a drop always makes; `new`: the job of the files just read alone. */
+  answerMixed(choice: 'add' | 'new'): void;
   /** Asks the job worker about the job on screen (a share link, the exports, an evidence line's text). */
   ask<K extends JobRequest['kind']>(request: Extract<JobRequest, { kind: K }>): Promise<JobAnswers[K]>;
 }
@@ -117,8 +126,13 @@ const yielded = new Map<string, { file: File | null; extracts: { file: string }[
 /** The file rows, changed in place by the pool's reports and handed to the views a few times a second. */
 let rows: FileRow[] = [];
 let rowIndex = new Map<string, number>();
-/** The analysis whose view is awaited, and whether it is the one that ends a run. */
-let asked: { seq: number; final: boolean } | null = null;
+/**
+ * The analysis whose view is awaited, whether it is the one that ends a run, and the run whose files it asks
+ * about (they may be another run than the job on screen).
+ */
+let asked: { seq: number; final: boolean; run: number | null } | null = null;
+/** The run whose files the mixed-runs question is about, while it is asked. */
+let asking: number | null = null;
 let client: JobClient | null = null;
 
 const rowKey = (run: number, path: string) => `${run}\u0000${path}`;
@@ -142,7 +156,17 @@ const LAST_PARTIAL_SHARE = 0.8;
 
 type Data = Pick<
   AppState,
-  'phase' | 'files' | 'progress' | 'view' | 'updating' | 'cancelled' | 'error' | 'overrides' | 'sources' | 'run'
+  | 'phase'
+  | 'files'
+  | 'progress'
+  | 'view'
+  | 'updating'
+  | 'cancelled'
+  | 'error'
+  | 'overrides'
+  | 'sources'
+  | 'run'
+  | 'mixed'
 >;
 
 const idle = (): Data => ({
@@ -156,6 +180,7 @@ const idle = (): Data => ({
   overrides: {},
   sources: {},
   run: 0,
+  mixed: null,
 });
 
 /** The address bar's `#lang=`, else the language chosen before in this browser, else the browser's own. */
@@ -241,23 +266,54 @@ export const useAppStore = create<AppState>()((set, get) => {
         const view = get().view;
         if (view && view.gen === seq) set({ view: { ...view, diagnosis } });
       },
+      mixed: (seq, question) => {
+        if (!asked || seq !== asked.seq) return;
+        const { final, run } = asked;
+        asked = null;
+        // While the other run's files are still read, the job on screen stays as it is; the question waits for
+        // all of them.
+        if (!final || run === null) return;
+        asking = run;
+        set({ mixed: question, updating: false, phase: restingPhase() });
+      },
     }));
 
   /** The inputs read so far, in every run, in the order they were listed. */
   const donePaths = () => rows.filter((row) => row.status === 'done').map((row) => row.path);
 
-  /** Asks the job worker for the job of every file read so far, in every run, with the user's corrections. */
-  const analyse = (final: boolean) => {
+  /**
+   * The inputs `run` read, when the job holds inputs of earlier runs too: the job worker checks that they are
+   * the same run (the same rendezvous) before the job of them all replaces the one on screen.
+   */
+  const addedBy = (run: Run | null): string[] | null => {
+    if (!run) return null;
+    const mine: string[] = [];
+    let others = false;
+    for (const row of rows) {
+      if (row.status !== 'done') continue;
+      if (row.run === run.id) mine.push(row.path);
+      else others = true;
+    }
+    return others && mine.length > 0 ? mine : null;
+  };
+
+  /**
+   * Asks the job worker for the job of every file read so far, in every run, with the user's corrections;
+   * `of` is the run being read or just read, whose files may be another run than the job on screen.
+   */
+  const analyse = (final: boolean, of: Run | null = null) => {
     const paths = donePaths();
     const run = current;
+    const added = addedBy(of);
     const seq = jobClient().analyse({
       paths,
       overrides: get().overrides,
       lang: get().lang,
       partial: run ? { filesRead: paths.length, filesTotal: rows.length } : null,
       prune: !run,
+      added,
     });
-    asked = { seq, final };
+    asked = { seq, final, run: added && of ? of.id : null };
     set({ sources: sourcesOf(paths, yielded) });
     return paths;
   };
@@ -272,7 +328,13 @@ export const useAppStore = create<AppState>()((set, get) => {
     if (run.finished < Math.max(1, run.analysedAt.files * PARTIAL_GROWTH)) return;
     run.analysedAt = { files: run.finished, time: now };
     flush();
-    analyse(false);
+    analyse(false, run);
+  };
+
+  /** What inputs no longer in the job yielded. */
+  const forgetUnread = () => {
+    const done = new Set(donePaths());
+    for (const path of [...yielded.keys()]) if (!done.has(path)) yielded.delete(path);
   };
 
   const finish = (run: Run) => {
@@ -283,9 +345,8 @@ export const useAppStore = create<AppState>()((set, get) => {
       setRows(
         rows.map((row) => (row.run === run.id && row.status !== 'done' ? (run.replaced.get(row.path) ?? row) : row)),
       );
-    const done = new Set(donePaths());
-    for (const path of [...yielded.keys()]) if (!done.has(path)) yielded.delete(path);
-    analyse(true);
+    forgetUnread();
+    analyse(true, run);
     flush();
     set({ phase: restingPhase(), files: rows.slice() });
   };
@@ -343,6 +404,11 @@ export const useAppStore = create<AppState>()((set, get) => {
 
   /** Reads files into the job on screen: into the run being read if there is one, else in a new run. */
   const ingest = (collected: Collected) => {
+    // A drop while the mixed-runs question is open answers it: the files read stay in the job, as drops add.
+    if (asking !== null) {
+      asking = null;
+      set({ mixed: null });
+    }
     // One row per path: of several files with the same path, the last one wins.
     const byPath = new Map(collected.files.map((f) => [f.path, f]));
     const failures = collected.failures.filter((f) => !byPath.has(f.path));
@@ -462,10 +528,27 @@ export const useAppStore = create<AppState>()((set, get) => {
       }
       current = null;
       asked = null;
+      asking = null;
       yielded.clear();
       setRows([]);
       client?.reset();
       set(idle());
+    },
+    answerMixed: (choice) => {
+      const run = asking;
+      if (run === null || current) return;
+      asking = null;
+      if (choice === 'new') {
+        // The job of the files just read alone, as if the page had been started over before they were dropped.
+        setRows(rows.filter((row) => row.run === run));
+        forgetUnread();
+        const view = useViewStore.getState();
+        view.selectNode(null);
+        view.closeEvidence();
+        set({ overrides: {}, cancelled: false, files: rows.slice() });
+      }
+      analyse(true);
+      set({ mixed: null, phase: restingPhase(), updating: true });
     },
     ask: (request) => (client ? client.ask(request) : Promise.reject(new Error('No analysis is on screen.'))),
   };

@@ -14,6 +14,7 @@ import { useShareFragment } from './share/useShareFragment';
 import { useDocumentSync } from './useDocumentSync';
 import { Preferences } from './Preferences';
 import { ErrorBanner } from './ErrorBanner';
+import { MixedRunsDialog } from './MixedRunsDialog';
 import { useT } from './i18n';
 
 export function App() {
@@ -95,6 +96,7 @@ export function App() {
 
       <footer className="footer">{t('app.footer')}</footer>
       <Announcer />
+      <MixedRunsDialog />
       {dragging && <DropOverlay />}
     </div>
   );

@@ -1,12 +1,13 @@
-// A node's details under its row in the node table: why its files are this node (the identity evidence), its
-// clock against the others, and the corrections the user can make (rename it, move a file, set a file's year
-// or zone).
+// A node's details under its row in the node table: its attempts when it restarted, why its files are this
+// node (the identity evidence), its clock against the others, and the corrections the user can make (rename
+// it, move a file, set a file's year or zone).
 import { useId, useState, type FormEvent } from 'react';
 import type { ClockOffset, Overrides } from '../core/model';
 import type { JobView, NodeView, TimeGaps } from '../ingest/index';
 import { useViewStore } from '../state/index';
 import { formatHours, formatSeconds } from '../i18n/index';
 import { CoreText, Rich, useT, type T } from './i18n';
+import { NodeAttempts } from './NodeAttempts';
 
 export const NEW_NODE = '\u0000new';
 
@@ -62,87 +63,90 @@ export function NodeDetail({
   const openEvidence = useViewStore((s) => s.openEvidence);
   const logName = logNameOf(node.id, overrides);
   return (
-    <div className="node-detail__grid">
-      <div className="node-detail__col">
-        <RenameForm
-          key={node.id}
-          node={node}
-          others={job.nodes.map((n) => n.id)}
-          logName={logName}
-          onRename={onRename}
-        />
-        <h3 className="node-detail__title">{t('nodes.why', { node: node.id })}</h3>
-        {node.identity.length === 0 ? (
-          <p className="muted node-detail__empty">{t('nodes.whyNone')}</p>
-        ) : (
-          <ul className="node-ident" data-testid="identity">
-            {node.identity.map((h, i) => (
-              <li key={`${h.kind}:${h.value}:${i}`}>
-                <span className="node-ident__kind">{t(`nodes.kind.${h.kind}`)}</span>
-                <code className="node-ident__value">{h.value}</code>
-                <span className={`node-conf node-conf--${h.confidence}`}>{t(`nodes.conf.${h.confidence}`)}</span>
-                <span className="node-ident__evidence">
-                  <CoreText sentence={h.sentence} />
+    <>
+      <NodeAttempts node={node} />
+      <div className="node-detail__grid">
+        <div className="node-detail__col">
+          <RenameForm
+            key={node.id}
+            node={node}
+            others={job.nodes.map((n) => n.id)}
+            logName={logName}
+            onRename={onRename}
+          />
+          <h3 className="node-detail__title">{t('nodes.why', { node: node.id })}</h3>
+          {node.identity.length === 0 ? (
+            <p className="muted node-detail__empty">{t('nodes.whyNone')}</p>
+          ) : (
+            <ul className="node-ident" data-testid="identity">
+              {node.identity.map((h, i) => (
+                <li key={`${h.kind}:${h.value}:${i}`}>
+                  <span className="node-ident__kind">{t(`nodes.kind.${h.kind}`)}</span>
+                  <code className="node-ident__value">{h.value}</code>
+                  <span className={`node-conf node-conf--${h.confidence}`}>{t(`nodes.conf.${h.confidence}`)}</span>
+                  <span className="node-ident__evidence">
+                    <CoreText sentence={h.sentence} />
+                  </span>
+                </li>
+              ))}
+            </ul>
+          )}
+          <h3 className="node-detail__title">{t('nodes.clockTitle')}</h3>
+          {offset ? (
+            <div className="node-clock">
+              <p>
+                <Rich
+                  text={t(
+                    offset.kind === 'time-zone'
+                      ? offset.applied
+                        ? 'nodes.clock.zoneText'
+                        : 'nodes.clock.zoneTextRaw'
+                      : offset.applied
+                        ? 'nodes.clock.clockText'
+                        : 'nodes.clock.clockTextRaw',
+                    { value: offsetValue(t, offset), bound: formatSeconds(t.lang, offset.boundSeconds) },
+                  )}
+                />
+              </p>
+              <button
+                type="button"
+                data-testid="clock-evidence"
+                className="node-clock__evidence"
+                onClick={() => openEvidence({ file: offset.evidence.file, line: offset.evidence.line })}
+              >
+                <span className="mono muted">
+                  {offset.evidence.file}:{offset.evidence.line}
                 </span>
+                <code>{offset.evidence.text}</code>
+              </button>
+            </div>
+          ) : (
+            <p className="muted node-detail__empty">{t('nodes.clock.noneLong')}</p>
+          )}
+        </div>
+        <div className="node-detail__col">
+          <h3 className="node-detail__title">{t('nodes.col.files')}</h3>
+          <ul className="file-fixes">
+            {node.files.map((f) => (
+              <li
+                key={`${f}|${JSON.stringify([overrides.fileNode?.[f], overrides.fileYear?.[f], overrides.fileOffsetMinutes?.[f]])}`}
+              >
+                <FileFix
+                  file={f}
+                  node={node}
+                  nodes={job.nodes}
+                  overrides={overrides}
+                  gaps={gaps[f]}
+                  shared={(nodesPerFile.get(f) ?? 0) > 1}
+                  nodesPerFile={nodesPerFile}
+                  onApply={(change) => onApplyFile(f, change)}
+                />
               </li>
             ))}
           </ul>
-        )}
-        <h3 className="node-detail__title">{t('nodes.clockTitle')}</h3>
-        {offset ? (
-          <div className="node-clock">
-            <p>
-              <Rich
-                text={t(
-                  offset.kind === 'time-zone'
-                    ? offset.applied
-                      ? 'nodes.clock.zoneText'
-                      : 'nodes.clock.zoneTextRaw'
-                    : offset.applied
-                      ? 'nodes.clock.clockText'
-                      : 'nodes.clock.clockTextRaw',
-                  { value: offsetValue(t, offset), bound: formatSeconds(t.lang, offset.boundSeconds) },
-                )}
-              />
-            </p>
-            <button
-              type="button"
-              data-testid="clock-evidence"
-              className="node-clock__evidence"
-              onClick={() => openEvidence({ file: offset.evidence.file, line: offset.evidence.line })}
-            >
-              <span className="mono muted">
-                {offset.evidence.file}:{offset.evidence.line}
-              </span>
-              <code>{offset.evidence.text}</code>
-            </button>
-          </div>
-        ) : (
-          <p className="muted node-detail__empty">{t('nodes.clock.noneLong')}</p>
-        )}
+        </div>
       </div>
-      <div className="node-detail__col">
-        <h3 className="node-detail__title">{t('nodes.col.files')}</h3>
-        <ul className="file-fixes">
-          {node.files.map((f) => (
-            <li
-              key={`${f}|${JSON.stringify([overrides.fileNode?.[f], overrides.fileYear?.[f], overrides.fileOffsetMinutes?.[f]])}`}
-            >
-              <FileFix
-                file={f}
-                node={node}
-                nodes={job.nodes}
-                overrides={overrides}
-                gaps={gaps[f]}
-                shared={(nodesPerFile.get(f) ?? 0) > 1}
-                nodesPerFile={nodesPerFile}
-                onApply={(change) => onApplyFile(f, change)}
-              />
-            </li>
-          ))}
-        </ul>
-      </div>
-    </div>
+    </>
   );
 }
 

@@ -120,7 +120,7 @@ function JobViews({ view, unread }: { view: ResultView; unread: FileRow[] }) {
         <>
           {view.timeline && stage >= 1 && (
             <ViewBoundary view="timeline">
-              <Timeline model={view.timeline} fired={view.fired} />
+              <Timeline model={view.timeline} fired={view.fired} nodes={job.nodes} />
             </ViewBoundary>
           )}
           {view.skew && view.skew.points.length > 0 && stage >= 3 && (

@@ -62,7 +62,7 @@ export function SharedView({ snapshot }: { snapshot: ShareSnapshot }) {
       </ViewBoundary>
       {view.timeline && (
         <ViewBoundary view="timeline">
-          <Timeline model={view.timeline} fired={view.fired} />
+          <Timeline model={view.timeline} fired={view.fired} nodes={view.job.nodes} />
         </ViewBoundary>
       )}
       {view.skew && view.skew.points.length > 0 && (

@@ -15,7 +15,7 @@ const PHASE_ORDER: PhaseKind[] = [
   'finishing',
 ];
 
-export function Legend({ model, fired }: { model: TimelineModel; fired: boolean }) {
+export function Legend({ model, fired, attempts }: { model: TimelineModel; fired: boolean; attempts: boolean }) {
   const t = useT();
   // Over every row and lane: once per model, not on every pan and zoom.
   const { phases, markers, estimated, open, lines, perNode } = useMemo(() => legendOf(model), [model]);
@@ -28,7 +28,7 @@ export function Legend({ model, fired }: { model: TimelineModel; fired: boolean 
           {t(`phase.${k}`)}
         </li>
       ))}
-      {(['failure', 'error', 'launch', 'exit', 'ready'] as const)
+      {(['failure', 'error', 'restart', 'launch', 'exit', 'ready'] as const)
         .filter((k) => markers.has(k))
         .map((k) => (
           <li key={k}>
@@ -38,6 +38,15 @@ export function Legend({ model, fired }: { model: TimelineModel; fired: boolean 
             {t(`marker.${k}`)}
           </li>
         ))}
+      {attempts && (
+        <li>
+          <span className="tl-legend-attempts" aria-hidden="true">
+            <span className="tl-legend-attempts__seg is-ended" />
+            <span className="tl-legend-attempts__seg is-odd" />
+          </span>
+          {t('legend.attempts')}
+        </li>
+      )}
       {estimated && (
         <li>
           <span className="tl-swatch tl-swatch--est" aria-hidden="true" />

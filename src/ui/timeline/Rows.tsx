@@ -1,11 +1,21 @@
 import { memo, type FocusEvent, type MouseEvent } from 'react';
 import type { PlacedRow, TimelineLane, TimelineMarker, TimelinePhase, TimelineRow } from '../../core/timeline';
 import { formatDuration, formatOffset } from '../../i18n/index';
+import { attemptBands, type AttemptBand, type AttemptView } from '../attempts';
 import { CoreText, type T } from '../i18n';
 import { fitName, measure } from './fitName';
 import { laneName, limitLabel, rowGaps, WAITING } from './labels';
 import type { View } from './scale';
-import { markerTip, markerTitle, openTip, phaseEndWords, phaseTip, type Tip } from './tips';
+import {
+  attemptEndWords,
+  attemptTip,
+  markerTip,
+  markerTitle,
+  openTip,
+  phaseEndWords,
+  phaseTip,
+  type Tip,
+} from './tips';
 
 // One row of the timeline: the node's name, then its phases as bars, its per-node limit ticks and its markers
 // (folded into one when they would overlap). A lane row shows one rank of a node the same way.
@@ -50,10 +60,23 @@ const LAG_FONT = `11.1px ${FAMILY}`;
 const TAG_FONT = `700 9.9px ${FAMILY}`;
 const tagWidth = (text: string) => measure(text, TAG_FONT) + 16;
 
+/** The restarts tag of a node that restarted: torchrun's restart_count at its last attempt. */
+const attemptsTag = (t: T, attempts: readonly AttemptView[] | undefined) =>
+  attempts?.length ? t('timeline.tag.attempts', { n: attempts.at(-1)!.index }) : null;
+
 /** Room for a name on one line: the column minus its padding, the lag, the tags and the zoom button. */
-function oneLineRoom(t: T, row: TimelineRow, nameW: number, lagLabel: string, info: boolean): number {
+function oneLineRoom(
+  t: T,
+  row: TimelineRow,
+  nameW: number,
+  lagLabel: string,
+  info: boolean,
+  attempts: string | null,
+): number {
   const tags =
-    (row.isLate ? tagWidth(t('timeline.tag.late')) : 0) + (row.isStoreHost ? tagWidth(t('timeline.tag.host')) : 0);
+    (row.isLate ? tagWidth(t('timeline.tag.late')) : 0) +
+    (row.isStoreHost ? tagWidth(t('timeline.tag.host')) : 0) +
+    (attempts ? tagWidth(attempts) : 0);
   return nameW - 30 - measure(lagLabel, LAG_FONT) - tags - (row.placed ? 24 : 0) - (info ? 18 : 0);
 }
 
@@ -61,10 +84,23 @@ function oneLineRoom(t: T, row: TimelineRow, nameW: number, lagLabel: string, in
  * Whether the names need the two-line layout (the lag and the tags under the name): when some name does not fit
  * on one line next to them. All rows then take it, so the column reads alike.
  */
-export function twoLineNames(t: T, rows: TimelineRow[], nameW: number): boolean {
+export function twoLineNames(
+  t: T,
+  rows: TimelineRow[],
+  nameW: number,
+  attempts: ReadonlyMap<string, readonly AttemptView[]>,
+): boolean {
   return rows.some(
     (row) =>
-      measure(row.node, NAME_FONT) > oneLineRoom(t, row, nameW, lagText(t, row.lagSeconds), rowGaps(t, row).length > 0),
+      measure(row.node, NAME_FONT) >
+      oneLineRoom(
+        t,
+        row,
+        nameW,
+        lagText(t, row.lagSeconds),
+        rowGaps(t, row).length > 0,
+        attemptsTag(t, attempts.get(row.node)),
+      ),
   );
 }
 
@@ -285,6 +321,93 @@ function Markers({
   );
 }
 
+/**
+ * A restarted node's attempts on its row: every other attempt tinted, a line where each restart's attempt
+ * begins, and under the bars a strip with one segment per attempt (what ended it, whether its rendezvous
+ * completed, in its tooltip; a click opens the line that ended it).
+ */
+function AttemptTints({ bands, g }: { bands: AttemptBand[]; g: Geometry }) {
+  return (
+    <>
+      {bands.map((b, i) => {
+        if (i % 2 === 0) return null;
+        const x0 = Math.max(-2, xOf(g, b.startMs));
+        const x1 = Math.min(g.width + 2, xOf(g, b.endMs));
+        return x1 <= x0 ? null : (
+          <span
+            key={b.attempt.index}
+            className="tl-attempt-tint"
+            style={{ left: x0, width: x1 - x0 }}
+            aria-hidden="true"
+          />
+        );
+      })}
+    </>
+  );
+}
+
+function AttemptStrip({
+  t,
+  row,
+  bands,
+  g,
+  actions,
+}: {
+  t: T;
+  row: PlacedRow;
+  bands: AttemptBand[];
+  g: Geometry;
+  actions: RowActions;
+}) {
+  return (
+    <>
+      {bands.map((b, i) => {
+        const a = b.attempt;
+        const x0 = xOf(g, b.startMs);
+        const x1 = xOf(g, b.endMs);
+        if (x1 < -2 || x0 > g.width + 2) return null;
+        const left = Math.max(-2, x0);
+        // A hair's gap before the next attempt, so that two attempts never read as one.
+        const width = Math.max(3, Math.min(g.width + 2, x1) - left - (i < bands.length - 1 ? 2 : 0));
+        const open = a.ended?.evidence ?? a.evidence;
+        const s = (b.startMs - g.origin) / 1000;
+        return (
+          <span key={a.index}>
+            {i > 0 && x0 >= 0 && x0 <= g.width && (
+              <span className="tl-attempt-edge" style={{ left: x0 }} aria-hidden="true" />
+            )}
+            <button
+              type="button"
+              className={`tl-attempt${i % 2 ? ' is-odd' : ''}${a.ended ? ' is-ended' : ''}${a.formedWorld ? '' : ' is-unformed'}${b.endUnknown ? ' is-end-unknown' : ''}`}
+              style={{ left, width }}
+              data-testid="timeline-attempt"
+              data-node={row.node}
+              data-index={a.index}
+              data-start={s.toFixed(3)}
+              data-end={((b.endMs - g.origin) / 1000).toFixed(3)}
+              data-formed={a.formedWorld ? '' : undefined}
+              aria-label={t('timeline.attempt.label', {
+                node: row.node,
+                what: t('attempts.index', { n: a.index }),
+                at: formatOffset(t.lang, s, 0.001),
+                span: formatDuration(t.lang, (b.endMs - b.startMs) / 1000),
+                rdzv: t(a.formedWorld ? 'attempts.rdzv.yes' : 'attempts.rdzv.no'),
+                ended: attemptEndWords(t, a, row.failureStage),
+                where: `${open.file}:${open.line}`,
+              })}
+              onClick={() => {
+                if (!actions.dragging()) actions.open(row.node, open);
+              }}
+              onDoubleClick={() => actions.zoomTo(b.startMs, b.endMs)}
+              {...handlers(actions, () => attemptTip(t, row, b, g.origin))}
+            />
+          </span>
+        );
+      })}
+    </>
+  );
+}
+
 export interface NodeRowProps {
   t: T;
   row: TimelineRow;
@@ -294,24 +417,42 @@ export interface NodeRowProps {
   g: Geometry;
   actions: RowActions;
   tickClass: Record<string, string>;
+  /** The node's attempts, when it restarted. */
+  attempts: readonly AttemptView[] | undefined;
 }
 
 function lagText(t: T, lag: number | null): string {
   return lag === null ? '—' : lag === 0 ? t('unit.s', { n: '0' }) : `+${formatDuration(t.lang, lag)}`;
 }
 
-export const NodeRow = memo(function NodeRow({ t, row, index, top, selected, g, actions, tickClass }: NodeRowProps) {
+export const NodeRow = memo(function NodeRow({
+  t,
+  row,
+  index,
+  top,
+  selected,
+  g,
+  actions,
+  tickClass,
+  attempts,
+}: NodeRowProps) {
   const lag = row.lagSeconds;
   const lagLabel = lagText(t, lag);
   const gaps = rowGaps(t, row);
   const compact = g.compact;
-  const room = compact ? g.nameW - 22 : oneLineRoom(t, row, g.nameW, lagLabel, gaps.length > 0);
+  const restartTag = attemptsTag(t, attempts);
+  const room = compact ? g.nameW - 22 : oneLineRoom(t, row, g.nameW, lagLabel, gaps.length > 0, restartTag);
   const shown = fitName(row.node, Math.max(24, room), NAME_FONT);
   const clusters = row.placed ? cluster(row.markers, g) : [];
+  const bands = row.placed && attempts?.length ? attemptBands(attempts, row.endMs) : [];
+  const restartTitle = attempts?.length
+    ? t('timeline.row.attempts', { n: attempts.at(-1)!.index, count: attempts.length })
+    : '';
   const label = [
     row.node,
     row.isLate ? t('timeline.row.late') : '',
     row.isStoreHost ? t('timeline.row.host') : '',
+    restartTitle,
     lag !== null ? t('timeline.row.lag', { lag: formatDuration(t.lang, lag) }) : '',
     row.placed ? '' : t('timeline.row.unplaced'),
     ...gaps,
@@ -348,6 +489,11 @@ export const NodeRow = memo(function NodeRow({ t, row, index, top, selected, g, 
             )}
             {row.isLate && <span className="tl-tag tl-tag--late">{t('timeline.tag.late')}</span>}
             {row.isStoreHost && <span className="tl-tag">{t('timeline.tag.host')}</span>}
+            {restartTag && (
+              <span className="tl-tag tl-tag--attempts" title={restartTitle} data-testid="timeline-restarts">
+                {restartTag}
+              </span>
+            )}
             {gaps.length > 0 && (
               <span className="tl-row__info" title={gaps.join(' ')} aria-hidden="true">
                 i
@@ -379,6 +525,7 @@ export const NodeRow = memo(function NodeRow({ t, row, index, top, selected, g, 
       <div role="gridcell" className="tl-row__plot">
         {row.placed ? (
           <>
+            <AttemptTints bands={bands} g={g} />
             <Bars
               t={t}
               row={row}
@@ -388,6 +535,7 @@ export const NodeRow = memo(function NodeRow({ t, row, index, top, selected, g, 
               actions={actions}
               markerXs={clusters.map((c) => c.at)}
             />
+            <AttemptStrip t={t} row={row} bands={bands} g={g} actions={actions} />
             {row.ticks.map((tick) => {
               const px = xOf(g, tick.atMs);
               return px < 0 || px > g.width ? null : (

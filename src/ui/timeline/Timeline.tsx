@@ -21,8 +21,10 @@ import {
   type TimelineRow,
 } from '../../core/timeline';
 import { formatDuration, formatLimit, formatOffset, listSome, type Sentence } from '../../i18n/index';
+import type { NodeView } from '../../ingest/index';
 import { readItem, writeItem } from '../../state/prefs';
 import { useViewStore } from '../../state/view';
+import { attemptsByNode, type AttemptView } from '../attempts';
 import { CoreText, useT, type T } from '../i18n';
 import { limitLabel } from './labels';
 import { Legend } from './Legend';
@@ -44,7 +46,11 @@ interface Props {
   model: TimelineModel;
   /** The key of the limit line that fired. */
   fired: string | null;
+  /** The job's nodes: the attempts of those that restarted are drawn on their rows. */
+  nodes?: readonly Pick<NodeView, 'id' | 'attempts'>[];
 }
+
+const NO_NODES: readonly Pick<NodeView, 'id' | 'attempts'>[] = [];
 
 const ROW_H = 32;
 const NAME_W = 190;
@@ -76,11 +82,12 @@ const filterWords = (query: string) => query.replace(/迟到/g, ' late ').replac
 
 const lineClass = (l: ThresholdLine) => `tl-line--${l.kind}`;
 
-export const Timeline = memo(function Timeline({ model, fired }: Props) {
+export const Timeline = memo(function Timeline({ model, fired, nodes = NO_NODES }: Props) {
+  const attempts = useMemo(() => attemptsByNode(nodes), [nodes]);
   if (model.rows.length === 0) return null;
   // One view for every model of the job on screen: a model with more rows (the job of more files read, a
   // correction) keeps what the reader set — the order, the filter, the zoom, or the whole job if it showed that.
-  return <TimelineView model={model} fired={fired} />;
+  return <TimelineView model={model} fired={fired} attempts={attempts} />;
 });
 
 const sameView = (a: View, b: View) => Math.abs(a.start - b.start) < 1e-6 && Math.abs(a.end - b.end) < 1e-6;
@@ -106,7 +113,15 @@ const lineAt = (l: ThresholdLine): number | null =>
 const lineFirstAt = (l: ThresholdLine): number | null =>
   l.atMs ?? (l.perNode.length ? l.perNode.reduce((m, p) => Math.min(m, p.atMs), Infinity) : null);
 
-function TimelineView({ model, fired }: { model: TimelineModel; fired: string | null }) {
+function TimelineView({
+  model,
+  fired,
+  attempts,
+}: {
+  model: TimelineModel;
+  fired: string | null;
+  attempts: ReadonlyMap<string, readonly AttemptView[]>;
+}) {
   const t = useT();
   const origin = model.originMs ?? 0;
   const rel = useCallback((ms: number) => (ms - origin) / 1000, [origin]);
@@ -190,7 +205,7 @@ function TimelineView({ model, fired }: { model: TimelineModel; fired: string | 
     return () => ro?.disconnect();
   }, []);
 
-  const compact = useMemo(() => twoLineNames(t, model.rows, nameCol), [t, model.rows, nameCol]);
+  const compact = useMemo(() => twoLineNames(t, model.rows, nameCol, attempts), [t, model.rows, nameCol, attempts]);
   const g = useMemo<Geometry>(
     () => ({ view, width, origin, endMs: model.endMs ?? origin, nameW: nameCol, compact }),
     [view, width, origin, model.endMs, nameCol, compact],
@@ -339,8 +354,11 @@ function TimelineView({ model, fired }: { model: TimelineModel; fired: string | 
         node = it.row.node;
         const phases = it.type === 'lane' ? it.lane.phases : it.row.phases;
         const markers = it.type === 'lane' ? it.lane.markers : it.row.markers;
+        // Where each of its attempts began, too: a measurement from one restart to the next.
+        const begins = it.type === 'node' ? (attempts.get(node) ?? []).map((a) => a.startMs) : [];
         let bestD = SNAP_PX;
-        for (const ms of [...phases.flatMap((p) => [p.startMs, p.endMs]), ...markers.map((m) => m.atMs)]) {
+        const edges = [...phases.flatMap((p) => [p.startMs, p.endMs]), ...markers.map((m) => m.atMs)];
+        for (const ms of [...edges, ...begins.filter((b): b is number => b !== null)]) {
           const d = Math.abs(xOf(g, ms) - px);
           if (d < bestD) {
             bestD = d;
@@ -565,6 +583,7 @@ function TimelineView({ model, fired }: { model: TimelineModel; fired: string | 
           g={g}
           actions={actions}
           tickClass={tickClass}
+          attempts={attempts.get(it.row.node)}
         />,
       );
     else
@@ -744,7 +763,7 @@ function TimelineView({ model, fired }: { model: TimelineModel; fired: string | 
 
       {placedCount > 0 && (
         <>
-          <Legend model={model} fired={fired !== null} />
+          <Legend model={model} fired={fired !== null} attempts={attempts.size > 0} />
           <LimitChips
             t={t}
             model={model}

@@ -1,6 +1,8 @@
 import { effectsOf } from '../../core/catalogue';
+import type { FailureStage } from '../../core/model';
 import type { PlacedRow, TimelineLane, TimelineMarker, TimelinePhase, ThresholdLine } from '../../core/timeline';
 import { formatDuration, formatOffset, type Sentence } from '../../i18n/index';
+import type { AttemptBand, AttemptView } from '../attempts';
 import type { T } from '../i18n';
 import { laneName, limitLabel } from './labels';
 import { formatClock } from './scale';
@@ -133,5 +135,47 @@ export function lineTip(t: T, line: ThresholdLine, fired: boolean, clockText: st
     evidence: line.evidence ? { ...line.evidence, text: cut(line.evidence.text) } : null,
     more: [],
     action: null,
+  };
+}
+
+/**
+ * What ended an attempt, in words: the failure before its restart and the attempts left as the restart printed
+ * them; for the node's last attempt, its own failure when it has one (`lastStage`).
+ */
+export function attemptEndWords(t: T, a: AttemptView, lastStage: FailureStage | null = null): string {
+  if (a.ended) {
+    const stage = a.ended.stage && a.ended.stage !== 'other' ? t(`stage.short.${a.ended.stage}`) : null;
+    const left = a.left !== null && a.max !== null ? { left: a.left, max: a.max } : null;
+    if (stage)
+      return left ? t('attempts.restartedStageLeft', { stage, ...left }) : t('attempts.restartedStage', { stage });
+    return left ? t('attempts.restartedLeft', left) : t('attempts.restarted');
+  }
+  if (!a.last) return t('attempts.endUnknown');
+  return lastStage && lastStage !== 'other'
+    ? t('attempts.lastFailed', { stage: t(`stage.short.${lastStage}`) })
+    : t('attempts.lastOne');
+}
+
+export function attemptTip(t: T, row: PlacedRow, band: AttemptBand, origin: number): Tip {
+  const a = band.attempt;
+  const s = (band.startMs - origin) / 1000;
+  const e = (band.endMs - origin) / 1000;
+  const open = a.ended?.evidence ?? a.evidence;
+  const restart = a.ended && a.evidence.line !== open.line ? a.evidence : null;
+  return {
+    title: t('tip.title', { who: row.node, what: t('attempts.index', { n: a.index }) }),
+    lines: [
+      `${formatOffset(t.lang, s, 0.001)} → ${formatOffset(t.lang, e, 0.001)}  ·  ${formatDuration(t.lang, e - s)}`,
+      `${formatClock(band.startMs)} → ${formatClock(band.endMs)}`,
+      t(a.formedWorld ? 'attempts.rdzv.yes' : 'attempts.rdzv.no'),
+      attemptEndWords(t, a, row.failureStage),
+      ...(band.endUnknown ? [t('attempts.endBefore')] : []),
+    ],
+    note: null,
+    evidence: { ...open, text: cut(open.text) },
+    more: restart
+      ? [{ label: t('tip.endsAt', { where: `${restart.file}:${restart.line}` }), code: cut(restart.text, 140) }]
+      : [],
+    action: t('tip.open', { where: `${open.file}:${open.line}` }),
   };
 }
