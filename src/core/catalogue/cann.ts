@@ -81,6 +81,21 @@ export const CANN: CatalogueEntry[] = [
     source: 'CANN driver API (ai_drv_dev_api.cpp); shape: vllm-project/vllm-ascend#516',
   },
   {
+    // An Ascend MoE operator that communicates across ranks itself (dispatch/combine over HCCL) refused its
+    // call: a distributed job's worker failed in it. Its code and the CANN lines below say why (a shape check,
+    // HCCL resources); on its own it is the worker's error, raised at once.
+    id: 'npu-moe-distribute-op',
+    kind: 'failure',
+    anchors: ['call aclnnMoeDistribute'],
+    pattern: 'call aclnn(?<op>MoeDistribute\\w{1,40}) failed, error code is (?<code>\\d{1,9})',
+    samples: [
+      '(V1lmWorker TP1 pid=974) ERROR 09-10 09:46:59 [multiproc_executor.py:596] RuntimeError: npu_moe_distribute_dispatch_v2:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:128 NPU function error: call aclnnMoeDistributeDispatchV2 failed, error code is 561002',
+    ],
+    effects: { comm: 'hccl', stage: 'worker-error', role: 'primary', weakEvidence: true, immediate: true },
+    versions: 'torch_npu with CANN 8 aclnn MoE operators (vLLM-Ascend)',
+    source: 'torch_npu npu_moe_distribute_dispatch*; shapes: vllm-project/vllm-ascend#2754, #9872',
+  },
+  {
     // An Ascend operator that communicates itself (MoE dispatch/combine) could not get its HCCL resources: the
     // communicator behind it was never set up (CANN's inner error under EZ9999).
     id: 'cann-hccl-resource',
