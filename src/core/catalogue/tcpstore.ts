@@ -176,6 +176,22 @@ export const TCPSTORE: CatalogueEntry[] = [
     source: 'torch/csrc/distributed/c10d/socket.cpp',
   },
   {
+    // A port another process already holds, as Python raises it (a ZMQ queue of vLLM's workers, a socket the
+    // script binds): a configuration clash on that host, raised at once — not a worker's own bug, not a late node.
+    id: 'address-in-use',
+    kind: 'failure',
+    anchors: ['Address already in use'],
+    pattern:
+      "(?:zmq\\.error\\.ZMQError|OSError|RuntimeError): (?:\\[Errno 98\\] )?Address already in use(?: \\(addr='(?<addr>[^']{1,200})'\\))?",
+    samples: [
+      "(Worker_TP9 pid=111) ERROR 08-10 23:02:36 [multiproc_executor.py:898] zmq.error.ZMQError: Address already in use (addr='tcp://10.0.0.58:40043')",
+      'OSError: [Errno 98] Address already in use',
+    ],
+    effects: { stage: 'other', role: 'primary', immediate: true, notTorchEvidence: true },
+    versions: 'any (Python, pyzmq)',
+    source: 'pyzmq / the OS (EADDRINUSE); shape: vLLM multiproc executor worker lines (excerpt set 6)',
+  },
+  {
     id: 'master-wait-clients',
     kind: 'failure',
     anchors: ['seconds waiting for clients'],

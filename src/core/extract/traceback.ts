@@ -33,6 +33,9 @@ const TRACEBACK_START = 'Traceback (most recent call last)';
 /** faulthandler's dump of a thread (`Current thread 0x… (most recent call first):`), as py-faulthandler,
  * `faulthandler.dump_traceback_later` and a SIGABRT print it; its frames read `line N in fn`, innermost first. */
 const DUMP_START = '(most recent call first)';
+/** The thread header itself: C++ backtraces (`Exception raised from recvBytes at … (most recent call first):`) say
+ * the same words and are no dump. */
+const DUMP_THREAD = /(?:Current thread|Thread) 0x[0-9a-fA-F]{4,16} \(most recent call first\)/;
 const FRAME_RE = /File "(?<path>[^"]{1,1000})", line (?<lineno>\d{1,9}),? in (?<fn>[\w<>]{1,200})/g;
 const KEY_STAGE_RES = KEY_STAGES.map((k) => ({ re: new RegExp(k.re), stage: k.stage }));
 const effectsOf = (e: LogEvent) => effectsOfId(e.id);
@@ -89,7 +92,7 @@ export function readTraceback(s: StreamState, line: number, text: string): numbe
   if (text.includes(TRACEBACK_START)) {
     closeDump(s);
     startTraceback(s, line);
-  } else if (text.includes(DUMP_START)) {
+  } else if (text.includes(DUMP_START) && DUMP_THREAD.test(text)) {
     // Each thread of a dump is a list of its own: the one before it ends here.
     closeDump(s);
     startTraceback(s, line, true);
