@@ -74,8 +74,16 @@ export function frameIn(f: { fn: string; path: string }, p: FrameStage): boolean
   return (p.fns.length === 0 || p.fns.includes(f.fn)) && (!p.path || p.path.test(f.path));
 }
 
-/** Store helpers: a wait inside them is a rank-assignment wait only when no phase frame says otherwise. */
-export const HELPER_FRAMES: FrameStage[] = [{ fns: ['synchronize', 'get_all'], stage: 'rank-assignment' }];
+/** Store helpers: a wait inside them is a rank-assignment wait only when no phase frame says otherwise. Only
+ * torchelastic's own (elastic/utils/store.py, torchelastic 0.2's too): `torch.npu.synchronize`, `torch.cuda.synchronize` and Horovod's are no
+ * store wait. */
+export const HELPER_FRAMES: FrameStage[] = [
+  {
+    fns: ['synchronize', 'get_all'],
+    path: /(?:^|[\\/])(?:torch[\\/]distributed[\\/]elastic|torchelastic)[\\/]utils[\\/]store\.py$/,
+    stage: 'rank-assignment',
+  },
+];
 
 /** Store keys in `wait timeout … keys:` that say who was waiting for what. */
 export const KEY_STAGES: { re: string; stage: FailureStage }[] = [
