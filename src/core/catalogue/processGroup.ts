@@ -38,7 +38,8 @@ export const PROCESS_GROUP: CatalogueEntry[] = [
     samples: [
       'INFO:torch.distributed.distributed_c10d:Waiting in store based barrier to initialize process group for rank: 3, key: store_based_barrier_key:1 (world_size=8, worker_count=6, timeout=0:30:00)',
     ],
-    effects: { waitingIn: 'pg-init', entersStage: 'pg-init' },
+    // Shown: the wait is on the timeline, and the findings read it (a survived wait, more workers than the world).
+    effects: { waitingIn: 'pg-init', entersStage: 'pg-init', shown: true },
     versions: '1.13 (INFO), 2.6 (DEBUG)',
     source: 'torch/distributed/distributed_c10d.py',
   },
