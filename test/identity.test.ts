@@ -18,6 +18,8 @@ describe('identity from file and folder names', () => {
     expect(named('job_node_rank_3.log')).toBe('node3');
     expect(named('error-48213-3.out')).toBe('error-48213-3');
     expect(named('gpu-07/stdout.log')).toBe('gpu-07');
+    // JobSet / Trainer v2 pods: both indices.
+    expect(named('llm-sft-node-0-1.log')).toBe('node-0-1');
     // Slurm's --output=%x-%j-%N / slurm-%j-%N: the node after the job id (a name with a digit in it).
     expect(named('train-88120-gpu-c07.out')).toBe('gpu-c07');
     expect(named('slurm-8812204-cn-g04.out')).toBe('cn-g04');

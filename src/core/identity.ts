@@ -57,7 +57,9 @@ const NAME_RULES: NameRule[] = [
     why: (name) => sentence('hint.nodeRankInName', { name }),
   },
   {
-    re: /(?:^|[-_.])(?<n>(?:node|host|nd|gpu|compute)[-_]?(?<i>\d+))(?:[-_.]|$)/i,
+    // JobSet / Kubeflow Trainer v2 pods carry two indices (`llm-sft-node-0-1`: replicated job 0, pod 1): both
+    // are part of the name, or every pod of the job would be one node.
+    re: /(?:^|[-_.])(?<n>(?:node|host|nd|gpu|compute)[-_]?(?<i>\d+)(?:-\d{1,6}){0,2})(?:[-_.]|$)/i,
     name: (m) => m.groups!.n!,
     confidence: 'medium',
     why: (name) => sentence('hint.nodeNumberInName', { name }),
