@@ -260,7 +260,8 @@ export type ReasonCode =
   | 'still-connecting'
   | 'entered-after-give-up'
   | 'joined-count-missing'
-  | 'closed-on-arrival';
+  | 'closed-on-arrival'
+  | 'node-down';
 
 /** The limit that fired, and where its value comes from: printed in the logs, inferred from elapsed time, or assumed. */
 export interface LimitFired {

@@ -179,6 +179,8 @@ const REASONS_EN: Record<ReasonCode, (v: V) => string> = {
     `All ${s(v.nodes)} nodes of the job are in the logs and every one failed to connect to the store at ${s(v.host)}: none of them served it. An agent hosts the c10d store only when the endpoint is its own host name or address — check the endpoint (and that its port is open), not a late node.`,
   'name-unresolved': (v) =>
     `The store host's name ${s(v.host)} did not resolve on the clients, so no connection was ever tried: the name is wrong or missing from DNS / /etc/hosts — or, on Kubernetes, its pod did not exist yet. Nothing shows whether that host was late.`,
+  'node-down': (v) =>
+    `The scheduler reports that ${s(v.nodes)} went down (a node failure): that node is the cause of what the others then waited for, not a late start.`,
   'closed-on-arrival': (v) =>
     `${s(v.nodes)} found the rendezvous already closed, and no log here shows the round that closed it: either other nodes formed it and left (their logs are not here), or an earlier run used the same rendezvous id (--rdzv_id) on this store. Give each run its own id.`,
   'joined-count-missing': (v) =>
@@ -243,6 +245,7 @@ const REASONS_ZH: Record<ReasonCode, (v: V) => string> = {
     `作业的全部 ${s(v.nodes)} 个节点都在日志中，而且每个都连不上 ${s(v.host)} 上的 store：没有节点在提供它。只有当 endpoint 是某个 agent 自己的主机名或地址时，它才会托管 c10d store —— 请检查 endpoint（以及端口是否开放），而不是迟到的节点。`,
   'name-unresolved': (v) =>
     `客户端无法解析 store 主机名 ${s(v.host)}，因此根本没有尝试连接：主机名错误，或 DNS / /etc/hosts 中没有它 —— 在 Kubernetes 上也可能是它的 pod 当时还不存在。日志无法说明该主机是否迟到。`,
+  'node-down': (v) => `调度器报告 ${s(v.nodes)} 宕机（节点故障）：其他节点随后所等待的正是它，而不是启动晚了。`,
   'closed-on-arrival': (v) =>
     `${s(v.nodes)} 发现 rendezvous 已经关闭，而这里没有日志显示关闭它的那一轮：要么是其他节点组成了那一轮并已离开（它们的日志不在这里），要么是之前的一次运行在同一个 store 上用了相同的 rendezvous id（--rdzv_id）。请让每次运行使用自己的 id。`,
   'joined-count-missing': (v) =>

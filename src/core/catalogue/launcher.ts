@@ -133,6 +133,33 @@ export const LAUNCHER: CatalogueEntry[] = [
     source: 'torch/distributed/run.py (argparse)',
   },
   {
+    // `kubectl logs` of a pod whose container never started (its image could not be pulled, it waits for a node):
+    // torchrun never ran in that pod.
+    id: 'k8s-container-waiting',
+    kind: 'failure',
+    anchors: ['is waiting to start'],
+    pattern:
+      'container "(?<container>[^"]{1,100})" in pod "(?<pod>[^"]{1,253})" is waiting to start(?:: (?<why>.{1,200}))?',
+    samples: [
+      'Error from server (BadRequest): container "pytorch" in pod "bert-ft-worker-1" is waiting to start: trying and failing to pull image',
+    ],
+    effects: { stage: 'other', role: 'primary', notTorchEvidence: true, neverLaunched: true },
+    versions: 'any (kubectl logs)',
+    source:
+      'kubectl logs (the API server refusing logs of a waiting container); shape: excerpt set 7 PyTorchJob image pull',
+  },
+  {
+    // Slurm reporting that one of the job's nodes went down: that node is the cause of what the others then saw.
+    id: 'slurm-node-failure',
+    kind: 'error',
+    anchors: ['Node failure on '],
+    pattern: 'srun: error: Node failure on (?<host>[\\w.-]{1,200})',
+    samples: ['srun: error: Node failure on gpu-x07'],
+    effects: { stage: 'other', role: 'consequence', notTorchEvidence: true, nodeDown: 'host' },
+    versions: 'Slurm',
+    source: 'Slurm srun; shape: excerpt set 7 batch output with a node failure',
+  },
+  {
     // A multi-node runner (pdsh under the DeepSpeed runner, plain ssh loops) could not reach the host: the
     // launcher never ran there. The line stands under that host's own pdsh label.
     id: 'ssh-connect-failed',

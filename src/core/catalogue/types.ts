@@ -99,6 +99,8 @@ export interface Effects {
   /** A fault of the node's own hardware or driver (a CUDA call failed under NCCL): that node is the cause,
    * whoever else then waited. */
   localFault?: boolean;
+  /** The field naming a node the scheduler saw go down (Slurm's node failure): it is the cause, whoever waited. */
+  nodeDown?: string;
   /** The node never started torchrun (the command was not found, its arguments were refused): it could not
    * join any rendezvous, so the others' waits are for it. */
   neverLaunched?: boolean;

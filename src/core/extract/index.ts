@@ -375,7 +375,11 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
         whole.x.lineCount = st.lines;
       }
       const out = finishStreams(file, [...streams.values()]);
-      const torchy = out.some((x) => x.torchEvidence.length > 0);
+      // A file that shows its node never started torchrun (the command not found, the pod's container never
+      // started) is a node of the job, though no line of it is PyTorch's: alone it still shows no torchrun.
+      const torchy =
+        out.some((x) => x.torchEvidence.length > 0) ||
+        out.some((x) => x.events.some((e) => ENTRY.get(e.id)?.effects?.neverLaunched));
       const problem = errorFile && !errorDoc ? errorFileProblem(file) : errorDoc ? null : problemOf(file, st, torchy);
       return {
         file,

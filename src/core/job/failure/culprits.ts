@@ -2,7 +2,7 @@ import { effectsOf } from '../../catalogue';
 import type { ClockOffset, FailureStage, JobFacts, LogEvent, Reason } from '../../model';
 import { endpointHost } from '../../identity';
 import { lastRound } from '../attempts';
-import { loopbackEndpoint } from './address';
+import { loopbackEndpoint, sameHost } from './address';
 import { isConnectFailure, type StageChoice } from './stage';
 import { CONNECT_STAGES, type NodeView } from './view';
 
@@ -139,6 +139,25 @@ function enteredAfterGiveUp(
   return { nodes, waiters, lag: Math.round((last - first) / 1000) };
 }
 
+/** Nodes a scheduler line says went down: those with a log here, and the names of those without. */
+function downNodes(views: NodeView[]): { names: string[]; present: string[]; absent: string[] } {
+  const names = new Set<string>();
+  for (const v of views)
+    for (const e of v.events) {
+      const field = effectsOf(e.id).nodeDown;
+      const host = field ? e.fields[field] : undefined;
+      if (host) names.add(host);
+    }
+  const present: string[] = [];
+  const absent: string[] = [];
+  for (const name of names) {
+    const v = views.find((w) => w.node.id === name || (w.node.hostname !== null && sameHost(w.node.hostname, name)));
+    if (v) present.push(v.node.id);
+    else absent.push(name);
+  }
+  return { names: [...names], present, absent };
+}
+
 export function findCulprits(x: CulpritInput): Culprits {
   const reasons: Reason[] = [];
   const late = new Set<string>();
@@ -150,6 +169,14 @@ export function findCulprits(x: CulpritInput): Culprits {
     for (const id of faulty) late.add(id);
     reasons.push({ code: 'local-fault', values: { nodes: faulty } });
     return { late, reasons, missingLikely: false, absent: [] };
+  }
+
+  // 0b. A node the scheduler saw go down is the cause of what the others then timed out on.
+  const down = downNodes(views);
+  if (down.names.length) {
+    for (const id of down.present) late.add(id);
+    reasons.push({ code: 'node-down', values: { nodes: down.names } });
+    return { late, reasons, missingLikely: false, absent: down.absent };
   }
 
   // 1a. A loopback endpoint in a job of several nodes: each reaches only itself there, so nobody was late.
