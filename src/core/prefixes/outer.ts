@@ -107,6 +107,20 @@ export const OUTER_PREFIXES: PrefixRow[] = [
     lineStartOnly: true,
   },
   {
+    // `kubectl logs --prefix` over several pods: `[pod/<pod>/<container>] `. A pod's name is its hostname.
+    id: 'kubectl-prefix',
+    re: /^\[pod\/(?<pod>[a-z0-9][a-z0-9.-]{0,252})\/(?<container>[a-z0-9][a-z0-9-]{0,62})\] /,
+    apply: (g, out) => {
+      out.host = g.pod!;
+      out.hostKeysStream = true;
+    },
+    samples: [
+      '[pod/ft-job-master-0/pytorch] 2025-07-29T03:10:04.118769404Z W0729 03:10:04.118000 1 site-packages/torch/distributed/run.py:793] *****************************************',
+    ],
+    splitsStream: true,
+    lineStartOnly: true,
+  },
+  {
     // docker compose: `trainer-0-1  | ` (v2: service and replica, padded to the longest name) or
     // `proj_trainer_1 | ` (v1). The replica index is required, so a user's own `name | value` tables are
     // not taken for services. A service name is no host name (the container's hostname is its id): a label.
