@@ -85,7 +85,8 @@ export const RENDEZVOUS: CatalogueEntry[] = [
     samples: [
       "D1201 09:31:07.004000 3121 torch/distributed/elastic/rendezvous/dynamic_rendezvous.py:511] As part of the sync operation the node(s) node2_4410_0 have been removed from the rendezvous 'ft-job' since they had no heartbeat.",
     ],
-    effects: { shown: true, runIdField: 'run_id', backend: 'c10d' },
+    // The peers it names stopped their keep-alive: in a failed job they are the nodes that went away.
+    effects: { shown: true, runIdField: 'run_id', backend: 'c10d', nodeDown: 'nodes' },
     versions: '1.13–2.6 (DEBUG)',
     source: 'torch/distributed/elastic/rendezvous/dynamic_rendezvous.py',
   },

@@ -1,6 +1,6 @@
 import { effectsOf } from '../../catalogue';
 import type { ClockOffset, FailureStage, JobFacts, LogEvent, Reason } from '../../model';
-import { endpointHost } from '../../identity';
+import { endpointHost, hostFromNodeId } from '../../identity';
 import { lastRound } from '../attempts';
 import { loopbackEndpoint, sameHost } from './address';
 import { isConnectFailure, type StageChoice } from './stage';
@@ -145,8 +145,11 @@ function downNodes(views: NodeView[]): { names: string[]; present: string[]; abs
   for (const v of views)
     for (const e of v.events) {
       const field = effectsOf(e.id).nodeDown;
-      const host = field ? e.fields[field] : undefined;
-      if (host) names.add(host);
+      // A host, or c10d node ids (`'trn-b_5120_0'`, a list of them): each names its host.
+      for (const part of (field ? (e.fields[field] ?? '') : '').split(/[\s,]+/).slice(0, 64)) {
+        const id = part.replace(/^['"[]+|['"\]]+$/g, '');
+        if (id) names.add(hostFromNodeId(id));
+      }
     }
   const present: string[] = [];
   const absent: string[] = [];
