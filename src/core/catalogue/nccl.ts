@@ -199,6 +199,18 @@ export const NCCL: CatalogueEntry[] = [
     source: 'NCCL bootstrap (NCCL_SOCKET_IFNAME matches nothing)',
   },
   {
+    // The node's own InfiniBand port went down under NCCL (an async event of its HCA): its collectives then stall
+    // on every node; the node whose port failed is the cause, not a late peer.
+    id: 'nccl-ib-port-error',
+    kind: 'error',
+    anchors: ['Got async event : port error'],
+    pattern: 'NET/IB : Got async event : port error',
+    samples: ['gpu048:34050:34121 [0] transport/net_ib.cc:93 NCCL WARN NET/IB : Got async event : port error'],
+    effects: { comm: 'nccl', stage: 'comm-init', role: 'consequence', weakEvidence: true, localFault: true },
+    versions: 'NCCL 2.x with NCCL_DEBUG set (net_ib.cc)',
+    source: 'NCCL transport/net_ib.cc (async event handler); shape: excerpt set 7 (IB port error)',
+  },
+  {
     id: 'nccl-warn',
     kind: 'error',
     anchors: ['NCCL WARN '],

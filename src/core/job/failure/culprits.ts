@@ -166,8 +166,18 @@ export function findCulprits(x: CulpritInput): Culprits {
   const late = new Set<string>();
   const { views, own, stage, choice, host } = x;
 
-  // 0. A node whose own GPU or driver failed is the cause, whatever the others then waited for.
-  const faulty = [...own.entries()].filter(([, e]) => effectsOf(e.id).localFault).map(([id]) => id);
+  // 0. A node whose own GPU, driver or network port failed is the cause, whatever the others then waited for —
+  // its own failure, or a fault it reported on the way there (an IB port going down before its collective stalled).
+  const faulty = views
+    .filter((v) => v.events.some((e) => effectsOf(e.id).localFault) && own.has(v.node.id))
+    .filter((v) => {
+      const f = own.get(v.node.id)!;
+      return (
+        effectsOf(f.id).localFault ||
+        lastRound(v.events).some((e) => effectsOf(e.id).localFault && e.line <= f.line && e.file === f.file)
+      );
+    })
+    .map((v) => v.node.id);
   if (faulty.length) {
     for (const id of faulty) late.add(id);
     reasons.push({ code: 'local-fault', values: { nodes: faulty } });
