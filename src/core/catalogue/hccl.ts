@@ -31,6 +31,21 @@ export const HCCL: CatalogueEntry[] = [
     source: 'HCCL hccl_socket.cc',
   },
   {
+    // HCCL's cluster heartbeat naming the server whose device stopped answering (its process exited or its network
+    // went down), as the discoverer reports it under EI0002/EI0006: that server is where the failure began.
+    id: 'hccl-cluster-exception',
+    kind: 'error',
+    anchors: ['Cluster Exception Location'],
+    pattern:
+      'Cluster Exception Location\\[IP/ID\\]:\\[(?<ip>[\\d.]{7,15})/(?<dev>\\d{1,5})\\], Arrival Time:\\[[^\\]]{0,40}\\], Discoverer:\\[(?<by>[\\d.]{7,15})/\\d{1,5}\\], ExceptionType:\\[(?<type>Heartbeat Lost Occurred)\\]',
+    samples: [
+      '    Cluster Exception Location[IP/ID]:[10.30.1.12/9], Arrival Time:[Mon Nov  3 17:16:49 2025], Discoverer:[10.30.1.11/1], ExceptionType:[Heartbeat Lost Occurred], Possible Reason:1. Process has exited, 2. Network Disconnected',
+    ],
+    effects: { comm: 'hccl', stage: 'collective-timeout', role: 'consequence', nodeDown: 'ip' },
+    versions: 'CANN 7.x–8.x (HCCL cluster heartbeat)',
+    source: "HCCL heartbeat (EI0002 detail); shape: an Ascend FAQ page 'HCCL超时' (excerpt set 7)",
+  },
+  {
     // The header of the table of links HCCL could not set up: the communicator's setup failed (the rows say
     // which links, and the lines above how long it waited).
     id: 'hccl-link-error-info',
