@@ -1,6 +1,7 @@
 import { simpleAdvice } from '../advice';
 import { effectsOf } from '../catalogue';
 import { torchMinor } from '../job/facts';
+import { maxOf } from '../numbers';
 import type { Context } from './context';
 import { evOf } from './evidence';
 import { ownError } from './workerCrash';
@@ -38,7 +39,7 @@ export function restartStoreDrafts(c: Context): Draft[] {
       severity: 'error',
       numbers: {
         nodes: restarted.map((n) => n.id).join(', '),
-        attempts: Math.max(...restarted.map((n) => n.attempts.length)),
+        attempts: maxOf(restarted.map((n) => n.attempts.length)),
         cause: causeNodes.join(', ') || null,
         firstStage: typeof cause.values.stage === 'string' ? cause.values.stage : null,
         shown: shown ? 1 : null,
