@@ -3,9 +3,9 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { zipSync } from 'fflate';
-import { dropFiles, type DropSpec } from './helpers';
+import { type DropSpec, dropFiles, nodeIds, watchErrors } from './helpers';
 
 const ROOT = join(import.meta.dirname, '..');
 const S2 = join(import.meta.dirname, 'fixtures', 's2');
@@ -18,20 +18,6 @@ function digest(node: string, ...extra: string[]): string {
   });
   if (r.status !== 0 && r.status !== 1) throw new Error(`skewscope digest failed (${r.status}): ${r.stderr}`);
   return r.stdout;
-}
-
-async function nodeIds(page: Page): Promise<string[]> {
-  const rows = page.getByTestId('node-table').locator('tr[data-node]');
-  return rows.evaluateAll((trs) => trs.map((tr) => (tr as HTMLElement).dataset.node ?? ''));
-}
-
-function watchErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-  });
-  return errors;
 }
 
 const NODES = ['node0', 'node1', 'node2', 'node3'];

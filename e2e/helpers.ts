@@ -42,3 +42,19 @@ export async function dropFiles(page: Page, specs: DropSpec[]): Promise<void> {
   await zone.dispatchEvent('drop', { dataTransfer });
   await dataTransfer.dispose();
 }
+
+/** The node ids in the node table, in table order. */
+export async function nodeIds(page: Page): Promise<string[]> {
+  const rows = page.getByTestId('node-table').locator('tr[data-node]');
+  return rows.evaluateAll((trs) => trs.map((tr) => (tr as HTMLElement).dataset.node ?? ''));
+}
+
+/** Errors the page logs or throws, collected from now on (the specs expect none). */
+export function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  return errors;
+}

@@ -2,9 +2,9 @@
 // to the job on screen, and what a bomb or a damaged archive looks like. Real logs from e2e/fixtures/.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { Gzip, zipSync } from 'fflate';
-import { dropFiles, type DropSpec } from './helpers';
+import { type DropSpec, dropFiles, nodeIds, watchErrors } from './helpers';
 
 const FIXTURES = join(import.meta.dirname, 'fixtures');
 const S2_LOGS = ['node0.log', 'node1.log', 'node2.log', 'node3.log'];
@@ -23,22 +23,6 @@ function s2Specs(names = S2_LOGS): DropSpec[] {
 
 function base64(bytes: Uint8Array): string {
   return Buffer.from(bytes).toString('base64');
-}
-
-/** The node ids in the node table, in table order. */
-async function nodeIds(page: Page): Promise<string[]> {
-  const rows = page.getByTestId('node-table').locator('tr[data-node]');
-  return rows.evaluateAll((trs) => trs.map((tr) => (tr as HTMLElement).dataset.node ?? ''));
-}
-
-/** Errors the page logs or throws: none is expected anywhere here. */
-function watchErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-  });
-  return errors;
 }
 
 test('a --log-dir tree picked with "Choose folder" is one healthy job of node0..node3', async ({ page }) => {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { dropFiles, type DropSpec } from './helpers';
+import { type DropSpec, dropFiles, nodeIds, watchErrors } from './helpers';
 
 // Files of another run dropped onto the job on screen: the dashboard asks whether to add them to this job or
 // to start a new one, showing the runs (the core's grouping: rendezvous ids, endpoints). Real captured pairs
@@ -15,11 +15,6 @@ const logs = (scenario: string, names: string[]): DropSpec[] =>
 const RUN_A = ['node0.log', 'node1.log'];
 const RUN_B = ['node2.log', 'node3.log'];
 
-async function nodeIds(page: Page): Promise<string[]> {
-  const rows = page.getByTestId('node-table').locator('tr[data-node]');
-  return rows.evaluateAll((trs) => trs.map((tr) => (tr as HTMLElement).dataset.node ?? ''));
-}
-
 /** Run A's job on screen, then run B's files dropped onto it. */
 async function dropAThenB(page: Page, scenario: string): Promise<void> {
   await page.goto('/');
@@ -28,15 +23,6 @@ async function dropAThenB(page: Page, scenario: string): Promise<void> {
   expect(await nodeIds(page)).toEqual(['node0', 'node1']);
   await dropFiles(page, logs(scenario, RUN_B));
   await expect(page.getByTestId('mixed-dialog')).toBeVisible();
-}
-
-function watchErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-  });
-  return errors;
 }
 
 test('1.13: the other run is asked about, with both runs shown; "Start a new job" keeps only its files', async ({

@@ -1,6 +1,7 @@
 // The evidence viewer: a modal dialog showing a log file's lines around an evidence line, read from the
 // original File in a worker a window at a time. Opens whenever the view store holds an evidence target.
-import { dialogKeys, FOCUSABLE } from './dialogKeys';
+import { FOCUSABLE } from './dialogKeys';
+import { useModal } from './useModal';
 import {
   useCallback,
   useEffect,
@@ -51,24 +52,19 @@ function EvidenceDialog({ target }: { target: EvidenceTarget }) {
   const close = useViewStore((s) => s.closeEvidence);
   const sources = useAppStore((s) => s.sources);
   const files = useAppStore((s) => s.view?.job.files);
-  const dialogRef = useRef<HTMLDialogElement>(null);
   const pressedOnBackdrop = useRef(false);
   const titleId = useId();
   const pathId = useId();
   const source = useMemo(() => lineSourceFor(target.file, sources), [target.file, sources]);
   const knownLines = useMemo(() => files?.find((f) => f.file === target.file)?.lines ?? null, [files, target.file]);
 
-  // Modal from the start; focus goes back where it came from when the viewer closes.
-  useLayoutEffect(() => {
-    const dialog = dialogRef.current!;
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    if (!dialog.open) dialog.showModal();
-    (dialog.querySelector<HTMLElement>('[data-autofocus]') ?? dialog.querySelector<HTMLElement>(FOCUSABLE))?.focus();
-    return () => {
-      if (dialog.open) dialog.close();
-      if (opener?.isConnected) opener.focus();
-    };
-  }, []);
+  const {
+    dialogRef,
+    onKeyDown: modalKeys,
+    onCancel,
+  } = useModal(close, (dialog) =>
+    (dialog.querySelector<HTMLElement>('[data-autofocus]') ?? dialog.querySelector<HTMLElement>(FOCUSABLE))?.focus(),
+  );
 
   // A new analysis replaces the files: the line shown is gone.
   const firstSources = useRef(sources);
@@ -87,7 +83,7 @@ function EvidenceDialog({ target }: { target: EvidenceTarget }) {
         return;
       }
     }
-    dialogKeys(e, dialogRef.current, close);
+    modalKeys(e);
   };
 
   const name = target.file.split('/').pop() || target.file;
@@ -100,10 +96,7 @@ function EvidenceDialog({ target }: { target: EvidenceTarget }) {
       aria-describedby={pathId}
       data-testid="evidence-viewer"
       onKeyDown={onKeyDown}
-      onCancel={(e) => {
-        e.preventDefault();
-        close();
-      }}
+      onCancel={onCancel}
       onMouseDown={(e) => {
         pressedOnBackdrop.current = e.target === dialogRef.current;
       }}

@@ -2,11 +2,11 @@
 // torchrun run (the core tells runs apart by their rendezvous ids and endpoints). It shows each run — its key,
 // when its lines were printed, its nodes and files — and lets the user add the files to this job or start a new
 // job with them. The job on screen stays as it was until the answer.
-import { useId, useLayoutEffect, useRef, type KeyboardEvent, type SyntheticEvent } from 'react';
+import { useId, useRef, type Ref } from 'react';
 import { formatDuration, listSome } from '../i18n/index';
 import { useAppStore } from '../state/index';
 import type { MixedQuestion, MixedRun } from '../state/mixedRuns';
-import { dialogKeys } from './dialogKeys';
+import { useModal } from './useModal';
 import { Rich, useT, type T } from './i18n';
 import { formatClock } from './timeline/scale';
 import './mixed.css';
@@ -62,29 +62,56 @@ function Run({ t, run, n }: { t: T; run: MixedRun; n: number }) {
   );
 }
 
+/** One answer: a large button named by its title and described by its hint. */
+function Choice({
+  ref,
+  title,
+  hint,
+  onClick,
+  testId,
+  primary = false,
+}: {
+  ref?: Ref<HTMLButtonElement>;
+  title: string;
+  hint: string;
+  onClick(): void;
+  testId: string;
+  primary?: boolean;
+}) {
+  const titleId = useId();
+  const hintId = useId();
+  return (
+    <button
+      ref={ref}
+      type="button"
+      className={primary ? 'mixed-choice mixed-choice--primary' : 'mixed-choice'}
+      onClick={onClick}
+      aria-labelledby={titleId}
+      aria-describedby={hintId}
+      data-testid={testId}
+    >
+      <span id={titleId} className="mixed-choice__title">
+        {title}
+      </span>
+      <span id={hintId} className="mixed-choice__hint">
+        {hint}
+      </span>
+    </button>
+  );
+}
+
 function Dialog({ question, onAnswer }: { question: MixedQuestion; onAnswer(choice: 'add' | 'new'): void }) {
   const t = useT();
-  const dialogRef = useRef<HTMLDialogElement>(null);
   const addRef = useRef<HTMLButtonElement>(null);
   const titleId = useId();
   const leadId = useId();
   const chooseId = useId();
-  const ids = { add: useId(), addHint: useId(), new: useId(), newHint: useId() };
 
-  // Modal from the start; the first choice focused (it is what a drop does without the question).
-  useLayoutEffect(() => {
-    const dialog = dialogRef.current!;
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    if (!dialog.open) dialog.showModal();
-    addRef.current?.focus();
-    return () => {
-      if (dialog.open) dialog.close();
-      if (opener?.isConnected) opener.focus();
-    };
-  }, []);
-
-  // Esc answers as a drop always did: the files are added.
-  const onKeyDown = (e: KeyboardEvent<HTMLDialogElement>) => dialogKeys(e, dialogRef.current, () => onAnswer('add'));
+  // The first choice focused; Esc answers as a drop always did: the files are added.
+  const { dialogRef, onKeyDown, onCancel } = useModal(
+    () => onAnswer('add'),
+    () => addRef.current?.focus(),
+  );
 
   return (
     <dialog
@@ -94,10 +121,7 @@ function Dialog({ question, onAnswer }: { question: MixedQuestion; onAnswer(choi
       aria-describedby={leadId}
       data-testid="mixed-dialog"
       onKeyDown={onKeyDown}
-      onCancel={(e: SyntheticEvent<HTMLDialogElement>) => {
-        e.preventDefault();
-        onAnswer('add');
-      }}
+      onCancel={onCancel}
     >
       <div className="mixed-dialog__body">
         <h2 id={titleId} className="mixed-dialog__title">
@@ -115,37 +139,20 @@ function Dialog({ question, onAnswer }: { question: MixedQuestion; onAnswer(choi
           <h3 id={chooseId} className="visually-hidden">
             {t('mixed.choose')}
           </h3>
-          <button
+          <Choice
             ref={addRef}
-            type="button"
-            className="mixed-choice"
+            title={t('mixed.add')}
+            hint={t('mixed.addHint')}
             onClick={() => onAnswer('add')}
-            aria-labelledby={ids.add}
-            aria-describedby={ids.addHint}
-            data-testid="mixed-add"
-          >
-            <span id={ids.add} className="mixed-choice__title">
-              {t('mixed.add')}
-            </span>
-            <span id={ids.addHint} className="mixed-choice__hint">
-              {t('mixed.addHint')}
-            </span>
-          </button>
-          <button
-            type="button"
-            className="mixed-choice mixed-choice--primary"
+            testId="mixed-add"
+          />
+          <Choice
+            primary
+            title={t('mixed.new')}
+            hint={t('mixed.newHint', { n: question.addedFiles })}
             onClick={() => onAnswer('new')}
-            aria-labelledby={ids.new}
-            aria-describedby={ids.newHint}
-            data-testid="mixed-new"
-          >
-            <span id={ids.new} className="mixed-choice__title">
-              {t('mixed.new')}
-            </span>
-            <span id={ids.newHint} className="mixed-choice__hint">
-              {t('mixed.newHint', { n: question.addedFiles })}
-            </span>
-          </button>
+            testId="mixed-new"
+          />
         </div>
         <p className="mixed-dialog__esc muted">
           <Rich text={t('mixed.esc')} />

@@ -1,14 +1,6 @@
 // "Paste log text": text copied from a terminal or a CI page, analysed as one more file of the job on screen.
-import { dialogKeys } from './dialogKeys';
-import {
-  useId,
-  useLayoutEffect,
-  useRef,
-  useState,
-  type FormEvent,
-  type KeyboardEvent,
-  type SyntheticEvent,
-} from 'react';
+import { useModal } from './useModal';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { useAppStore } from '../state/index';
 import { Rich, useT } from './i18n';
 import './ingest.css';
@@ -53,7 +45,6 @@ interface DialogProps {
 
 export function PasteDialog({ defaultName, onAnalyse, onClose }: DialogProps) {
   const t = useT();
-  const dialogRef = useRef<HTMLDialogElement>(null);
   const textRef = useRef<HTMLTextAreaElement>(null);
   const [name, setName] = useState(defaultName);
   // The text stays in the textarea (a paste can be megabytes); only whether there is any is state.
@@ -64,19 +55,8 @@ export function PasteDialog({ defaultName, onAnalyse, onClose }: DialogProps) {
   const nameHintId = useId();
   const textId = useId();
 
-  // Modal from the start, the textarea focused; focus goes back to what opened it when the dialog closes.
-  useLayoutEffect(() => {
-    const dialog = dialogRef.current!;
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    if (!dialog.open) dialog.showModal();
-    textRef.current?.focus();
-    return () => {
-      if (dialog.open) dialog.close();
-      if (opener?.isConnected) opener.focus();
-    };
-  }, []);
-
-  const onKeyDown = (e: KeyboardEvent<HTMLDialogElement>) => dialogKeys(e, dialogRef.current, onClose);
+  // The textarea focused when it opens.
+  const { dialogRef, onKeyDown, onCancel } = useModal(onClose, () => textRef.current?.focus());
 
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -93,10 +73,7 @@ export function PasteDialog({ defaultName, onAnalyse, onClose }: DialogProps) {
       aria-describedby={hintId}
       data-testid="paste-dialog"
       onKeyDown={onKeyDown}
-      onCancel={(e: SyntheticEvent<HTMLDialogElement>) => {
-        e.preventDefault();
-        onClose();
-      }}
+      onCancel={onCancel}
     >
       <form className="paste-dialog__form" onSubmit={submit}>
         <h2 id={titleId} className="paste-dialog__title">

@@ -1,17 +1,7 @@
 // "Share": a dialog that builds the link (`#share=…`, read in the page, never sent to a server), shows exactly
 // what it will contain — the link decoded again — and copies it.
-import { dialogKeys } from '../dialogKeys';
-import {
-  useDeferredValue,
-  useEffect,
-  useId,
-  useLayoutEffect,
-  useMemo,
-  useRef,
-  useState,
-  type KeyboardEvent,
-  type SyntheticEvent,
-} from 'react';
+import { useModal } from '../useModal';
+import { useDeferredValue, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { ResultView } from '../../ingest/index';
 import { DEFAULT_REDACTION, restore, shareError, type ShareResult, type ShareSnapshot } from '../../share/index';
 import {
@@ -79,7 +69,6 @@ const SOURCE_NOTE: Record<BaseSource, `share.base.${BaseSource}`> = {
 
 function ShareDialog({ view, onClose }: Props & { onClose(): void }) {
   const t = useT();
-  const dialogRef = useRef<HTMLDialogElement>(null);
   const titleRef = useRef<HTMLInputElement>(null);
   const [title, setTitle] = useState('');
   const [redaction, setRedaction] = useState<Redaction>({
@@ -145,18 +134,7 @@ function ShareDialog({ view, onClose }: Props & { onClose(): void }) {
     };
   }, [ask, nodes, options, lang, selectedNode, zoom, openedAt]);
 
-  useLayoutEffect(() => {
-    const dialog = dialogRef.current!;
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    if (!dialog.open) dialog.showModal();
-    titleRef.current?.focus();
-    return () => {
-      if (dialog.open) dialog.close();
-      if (opener?.isConnected) opener.focus();
-    };
-  }, []);
-
-  const onKeyDown = (e: KeyboardEvent<HTMLDialogElement>) => dialogKeys(e, dialogRef.current, onClose);
+  const { dialogRef, onKeyDown, onCancel } = useModal(onClose, () => titleRef.current?.focus());
 
   const copy = () => {
     if (!result?.ok) return;
@@ -198,10 +176,7 @@ function ShareDialog({ view, onClose }: Props & { onClose(): void }) {
       aria-describedby={hintId}
       data-testid="share-dialog"
       onKeyDown={onKeyDown}
-      onCancel={(e: SyntheticEvent<HTMLDialogElement>) => {
-        e.preventDefault();
-        onClose();
-      }}
+      onCancel={onCancel}
     >
       <div className="share-dialog__body">
         <h2 id={headingId} className="share-dialog__title">

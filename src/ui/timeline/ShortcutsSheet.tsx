@@ -1,5 +1,5 @@
-import { useId, useLayoutEffect, useRef, type KeyboardEvent } from 'react';
-import { dialogKeys } from '../dialogKeys';
+import { useId } from 'react';
+import { useModal } from '../useModal';
 import { useT } from '../i18n';
 import type { Key } from '../../i18n/index';
 
@@ -30,32 +30,24 @@ const GESTURES: SheetKey[] = [
 
 export function ShortcutsSheet({ onClose }: { onClose(): void }) {
   const t = useT();
-  const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
-  useLayoutEffect(() => {
-    const dialog = ref.current!;
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    if (!dialog.open) dialog.showModal();
-    dialog.querySelector<HTMLElement>('button')?.focus();
-    return () => {
-      if (dialog.open) dialog.close();
-      if (opener?.isConnected) opener.focus();
-    };
-  }, []);
+  const {
+    dialogRef: ref,
+    onKeyDown,
+    onCancel,
+  } = useModal(onClose, (dialog) => dialog.querySelector<HTMLElement>('button')?.focus());
   return (
     <dialog
       ref={ref}
       className="modal keys-sheet"
       aria-labelledby={titleId}
       data-testid="timeline-shortcuts"
-      onKeyDown={(e: KeyboardEvent<HTMLDialogElement>) => {
+      onKeyDown={(e) => {
+        // The timeline's own shortcuts stay off while the sheet is open.
         e.stopPropagation();
-        dialogKeys(e, ref.current, onClose);
+        onKeyDown(e);
       }}
-      onCancel={(e) => {
-        e.preventDefault();
-        onClose();
-      }}
+      onCancel={onCancel}
       onClick={(e) => {
         if (e.target === ref.current) onClose();
       }}
