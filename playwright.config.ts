@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
 
-const PORT = 4178;
+// E2E_PORT lets two checkouts on one machine run their suites at once (each its own preview server).
+const PORT = Number(process.env.E2E_PORT ?? 4178);
 const ORIGIN = `http://127.0.0.1:${PORT}`;
 
 // The distribution's Chromium when there is one (CI installs it with apt); Playwright's own otherwise.
