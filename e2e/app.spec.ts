@@ -1,9 +1,8 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { dropFiles, type DropSpec } from './helpers';
+import { ORIGIN, dropFiles, type DropSpec } from './helpers';
 
-const ORIGIN = 'http://127.0.0.1:4178';
 const FIXTURES = join(import.meta.dirname, 'fixtures', 's2');
 const NODE_LOGS = ['node0.log', 'node1.log', 'node2.log', 'node3.log'];
 const SCREENSHOTS = join(import.meta.dirname, '..', 'test-results', 'screenshots');

@@ -5,7 +5,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { expect, test, type Page } from '@playwright/test';
-import { dropFiles, type DropSpec } from './helpers';
+import { ORIGIN, dropFiles, type DropSpec } from './helpers';
 
 const E2E = join(import.meta.dirname, 'fixtures');
 const CORPUS = join(import.meta.dirname, '..', 'test', 'fixtures', 'corpus');
@@ -480,9 +480,11 @@ test('share links use the address teammates open: set, remembered, warned about 
   await page.getByTestId('share-open').click();
   const dialog = page.getByTestId('share-dialog');
   // The preview server is loopback: said plainly, and the link uses it until told otherwise.
-  await expect(dialog.getByTestId('share-base')).toHaveValue('http://127.0.0.1:4178/');
+  await expect(dialog.getByTestId('share-base')).toHaveValue(`${ORIGIN}/`);
   await expect(dialog.getByTestId('share-base-warning')).toContainText('only opens on your own machine');
-  await expect(dialog.getByTestId('share-url')).toHaveValue(/^http:\/\/127\.0\.0\.1:4178\/#share=\d+\./);
+  await expect(dialog.getByTestId('share-url')).toHaveValue(
+    new RegExp(`^${ORIGIN.replace(/\./g, '\\.')}/#share=\\d+\\.`),
+  );
 
   await dialog.getByTestId('share-base').fill('https://tools.example.com/skewscope/');
   await expect(dialog.getByTestId('share-base-warning')).toHaveCount(0);
@@ -502,7 +504,7 @@ test('share links use the address teammates open: set, remembered, warned about 
   await expect(dialog.getByTestId('share-base')).toHaveValue('https://tools.example.com/skewscope/');
   await expect(dialog.getByTestId('share-url')).toHaveValue(/^https:\/\/tools\.example\.com\/skewscope\/#share=\d+\./);
   await dialog.getByTestId('share-base-reset').click();
-  await expect(dialog.getByTestId('share-base')).toHaveValue('http://127.0.0.1:4178/');
+  await expect(dialog.getByTestId('share-base')).toHaveValue(`${ORIGIN}/`);
 });
 
 test('a reload keeps the diagnosis (not the logs) and the view in the address bar; "Forget it" clears it', async ({

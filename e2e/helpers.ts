@@ -1,6 +1,9 @@
 // Shared by the e2e specs: dropping files on the page the way a browser does.
 import type { Page } from '@playwright/test';
 
+/** The preview server's origin (playwright.config.ts picks the port; E2E_PORT moves it). */
+export const ORIGIN = `http://127.0.0.1:${process.env.E2E_PORT ?? 4178}`;
+
 export interface DropSpec {
   name: string;
   text?: string;

@@ -2,13 +2,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SCHEMA_VERSION } from '../src/core/model';
 import { expect, test, type Browser, type BrowserContext, type Download, type Page } from '@playwright/test';
-import { dropFiles, type DropSpec } from './helpers';
+import { ORIGIN, dropFiles, type DropSpec } from './helpers';
 
 // Sharing a diagnosis: the Share dialog on the real s2 logs (node3 launched 45 s late, timeout 30 s), the link
 // opened in a fresh browser context with no files and no request beyond the app's origin, redaction, broken
 // links, and the Markdown / JSON / PNG exports.
 
-const ORIGIN = 'http://127.0.0.1:4178';
 const FIXTURES = join(import.meta.dirname, 'fixtures', 's2');
 const NODE_LOGS = ['node0.log', 'node1.log', 'node2.log', 'node3.log'];
 // No slash: the link's path redaction would shorten `</b>` (see the report).
