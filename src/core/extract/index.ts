@@ -6,6 +6,7 @@ import { hint, hintsFromPath, hostFromNodeId } from '../identity';
 import { LineScanner, streamLabelProbe, type ScannedLine } from '../lineScanner';
 import type { FailureStage, FileExtract, IdentityHint, LogEvent, StreamExtract } from '../model';
 import { WrapperMemory, parsePrefixes, type ParsedLine } from '../prefixes';
+import { AgentRoute } from './agentRoute';
 import { contentHints } from './identity';
 import { everEnded, keepEvent, sawStage, settleKept } from './keep';
 import { firstEntry, firstEntryOf } from './match';
@@ -98,6 +99,11 @@ function streamKeyOf(p: ParsedLine, streams: Map<string, unknown>): string {
 export function createExtractor(file: string, opts: ExtractorOptions = {}): Extractor {
   const streams = new Map<string, StreamState>();
   const wrappers = new WrapperMemory();
+  const agents = new AgentRoute(file);
+  const agentEnded = (key: string) => {
+    const s = streams.get(key);
+    return s !== undefined && everEnded(s);
+  };
   // eslint-disable-next-line prefer-const -- the line callback refers to it before construction ends
   let scanner: LineScanner;
   /** The anchors being searched for: a line's anchor indices point into this list. */
@@ -176,7 +182,8 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
     const searched = anchorList;
     const p = parsePrefixes(l.text, wrappers);
     const retiredBefore = anchorsRetired;
-    const s = stream(streamKeyOf(p, streams));
+    const key = streamKeyOf(p, streams);
+    const s = stream(key === '' ? agents.route(p, agentEnded) : key);
     // A new stream brought anchors back: this line was searched without them, so look for all of them.
     const anchors = anchorsRetired !== retiredBefore ? null : { list: searched, indices: l.anchors };
     if (p.hostKeysStream && p.slurm === null && p.host && !p.hostIsLabel) s.hostKey = true;

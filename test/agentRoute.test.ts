@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { analyseTexts, corpusText } from './helpers';
+
+// Several agents in one unlabelled file (src/core/extract/agentRoute.ts), from a real torch 2.6 run: the four
+// node logs of torch2.6-s4_c10d_join_timeout30_node3_late (c10d, endpoint node0, node3 launched 45 s late), put
+// into one file the two ways a cluster does it. glog's process id tells the agents apart.
+
+const SCENARIO = 'torch2.6-s4_c10d_join_timeout30_node3_late';
+const NODES = ['node0.log', 'node1.log', 'node2.log', 'node3.log'];
+const logs = NODES.map((f) => corpusText(SCENARIO, f));
+
+/** One node's log after another, as the unlabelled output of `srun torchrun …` collects when tasks end in turn. */
+const oneAfterAnother = logs.join('');
+
+/**
+ * Two agents writing one log while both run: node0 and node1 (launched 1 s apart) each print their launch and
+ * rendezvous lines, then each fails (the join timeout) and prints its traceback, node0 first.
+ */
+function sharedByTwo(): string {
+  const [a, b] = [logs[0]!, logs[1]!].map((log) => {
+    const lines = log.split('\n');
+    const cut = lines.findIndex((l) => l.startsWith('Traceback'));
+    return [lines.slice(0, cut).join('\n') + '\n', lines.slice(cut).join('\n')];
+  });
+  return a![0]! + b![0]! + a![1]! + b![1]!;
+}
+
+const lagOf = (job: ReturnType<typeof analyseTexts>) =>
+  job.nodes.map((n) => n.lagSeconds).sort((a, b) => (a ?? 0) - (b ?? 0));
+
+describe('agents in one unlabelled file', () => {
+  it('a Slurm job output holding every node one after another: one node per agent, the late one named', () => {
+    const job = analyseTexts({ 'slurm-4242.out': oneAfterAnother });
+    expect(job.nodes).toHaveLength(4);
+    expect(job.nodes.every((n) => n.agents === 1)).toBe(true);
+    const lags = lagOf(job);
+    expect(lags[3]).toBeGreaterThan(44);
+    expect(lags[3]).toBeLessThan(46);
+    expect(job.verdict).toBe('failed');
+    const late = job.failure?.lateNodes ?? [];
+    expect(late).toHaveLength(1);
+    // The late agent is the one whose lines came from node3's log (its pid, 2642).
+    const node = job.nodes.find((n) => n.id === late[0])!;
+    expect(node.events.some((e) => e.text.includes(' 2642 torch/distributed/'))).toBe(true);
+  });
+
+  it('an ordinary log holding agents one after another is one node run again, not several nodes', () => {
+    const job = analyseTexts({ 'train.log': oneAfterAnother });
+    expect(job.nodes).toHaveLength(1);
+  });
+
+  it('agents that run at the same time in one log are told apart by their process ids', () => {
+    const job = analyseTexts({ 'train.log': sharedByTwo() });
+    expect(job.nodes).toHaveLength(2);
+    expect(job.nodes.every((n) => n.agents === 1)).toBe(true);
+    const lags = lagOf(job);
+    expect(lags[0]).toBe(0);
+    expect(lags[1]).toBeGreaterThan(0.9);
+    expect(lags[1]).toBeLessThan(1.1);
+  });
+});
