@@ -94,6 +94,32 @@ export const NCCL: CatalogueEntry[] = [
     source: 'torch/csrc/distributed/c10d/NCCLUtils.hpp (C10D_NCCL_CHECK)',
   },
   {
+    // NCCL's remote error (ncclRemoteError): a peer's process exited or its connection dropped. The rank did
+    // not run out of a wait of its own; it failed because the peer went away, so a peer that crashed is the
+    // cause, wherever this rank's untimed lines seem to place it.
+    id: 'nccl-remote-exit',
+    kind: 'failure',
+    anchors: ['remote process exited or there was a network error'],
+    pattern:
+      'NCCL error(?: in: (?<file>[^,\\s]+):(?<line>\\d+),|:) (?<reason>remote process exited or there was a network error)(?:, NCCL version (?<ver>[\\d.]+))?',
+    samples: [
+      // Shape of NVIDIA/nccl issue 875 (own values).
+      '[rank1]: torch.distributed.DistBackendError: NCCL error in: /pytorch/torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:3384, remote process exited or there was a network error, NCCL version 2.21.5',
+      '[rank0]:[E520 09:41:42.151847156 ProcessGroupNCCL.cpp:1886] [PG ID 0 PG GUID 0(default_pg) Rank 0] Process group watchdog thread terminated with exception: NCCL error: remote process exited or there was a network error, NCCL version 2.21.5',
+    ],
+    effects: {
+      comm: 'nccl',
+      stage: 'comm-init',
+      role: 'primary',
+      refine: 'frames',
+      refineTo: ['pg-init', 'comm-init'],
+      immediate: true,
+      peerGone: true,
+    },
+    versions: '2.1–2.6 (NCCL 2.13+)',
+    source: 'torch/csrc/distributed/c10d/NCCLUtils.hpp (getNcclErrorDetailStr: ncclRemoteError)',
+  },
+  {
     // c10d's wrapper of a failed NCCL call: during PG/DDP construction or the first collective it is the
     // communicator's setup (a peer not reachable), later a failure in training.
     id: 'nccl-error',
@@ -209,6 +235,29 @@ export const NCCL: CatalogueEntry[] = [
     effects: { comm: 'nccl', stage: 'comm-init', role: 'consequence', weakEvidence: true, localFault: true },
     versions: 'NCCL 2.x with NCCL_DEBUG set (net_ib.cc)',
     source: 'NCCL transport/net_ib.cc (async event handler); shape: excerpt set 7 (IB port error)',
+  },
+  {
+    // NCCL's socket to a peer was closed from the other end: that peer's process went away (it crashed or was
+    // killed). The peer is named (`host<port>`): the node to look at.
+    id: 'nccl-peer-closed',
+    kind: 'error',
+    anchors: ['Connection closed by remote peer'],
+    pattern: 'NCCL WARN (?:\\w+: )?Connection closed by remote peer (?<peer>[\\w.:%-]{1,200})<(?<port>\\d{1,5})>',
+    samples: [
+      // Shape of NVIDIA/nccl-tests issue 166 (own host names and ports).
+      'a100-p03:71231:71402 [0] misc/socket.cc:49 NCCL WARN socketProgress: Connection closed by remote peer a100-p04<57557>',
+      'gpu-r2:3311:3407 [1] include/socket.h:409 NCCL WARN Connection closed by remote peer 10.4.0.12<41327>',
+    ],
+    effects: {
+      comm: 'nccl',
+      stage: 'comm-init',
+      role: 'consequence',
+      weakEvidence: true,
+      immediate: true,
+      peerGone: true,
+    },
+    versions: 'NCCL 2.x with NCCL_DEBUG set',
+    source: 'NCCL misc/socket.cc (socketProgress)',
   },
   {
     id: 'nccl-warn',

@@ -69,6 +69,9 @@ export interface Effects {
   /** Raised at once by an error (a peer closed, an address not found, a wrong call), not when a wait ran out:
    * the stage's limit did not fire. */
   immediate?: boolean;
+  /** The message says a peer's process went away (it exited, closed its connection): this rank failed because
+   * of the peer, so its own failure time does not bound when the peer's crash happened. */
+  peerGone?: boolean;
   /** The timeout that fired, as the message prints it. */
   limit?: StatedDuration;
   /** A wait that began at the node's launch and lasted this long (places an untimed failure, or the launch). */

@@ -1,3 +1,4 @@
+import { effectsOf } from '../../catalogue';
 import type { FailureStage, LogEvent } from '../../model';
 import { lastRound } from '../attempts';
 import { nodeFailure } from './own';
@@ -32,8 +33,10 @@ export function workerCrash(views: NodeView[], own: Map<string, LogEvent>): Cras
   const viewOf = new Map(views.map((v) => [v.node.id, v]));
   // With times, the crash must come before the waits end (a crash after them is a consequence too).
   const t = (id: string, e: LogEvent) => viewOf.get(id)!.timeOf(e);
+  // A wait ended by the peer going away ended because of the crash, whenever its untimed lines seem to be.
   let firstWaitEnd = Infinity;
-  for (const [id, e] of waiting) firstWaitEnd = Math.min(firstWaitEnd, t(id, e) ?? Infinity);
+  for (const [id, e] of waiting)
+    if (!effectsOf(e.id).peerGone) firstWaitEnd = Math.min(firstWaitEnd, t(id, e) ?? Infinity);
   const causes = crashed.filter(([id, e]) => (t(id, e) ?? -Infinity) <= firstWaitEnd);
   if (causes.length === 0) return null;
   const stages = waiting.map(([, e]) => e.stage!);
