@@ -26,6 +26,19 @@ describe('identity from file and folder names', () => {
     expect(named('run-20240521-final.log')).toBe('run-20240521-final');
   });
 
+  it('a file named for its role is named by its own folder, whatever the folder looks like', () => {
+    // Ascend servers' console logs collected one folder per server (excerpt set 8).
+    expect(named('job/npu-02/console.log')).toBe('npu-02');
+    expect(named('trn-b/stdout.log')).toBe('trn-b');
+    // The nearest folder that says something: `logs` says nothing, `worker-a` does.
+    expect(named('worker-a/logs/stderr.log')).toBe('worker-a');
+    // A file named for itself keeps its own name; its folder is where several nodes' files were put.
+    expect(named('pasted/ascend-n0.log')).toBe('ascend-n0');
+    expect(named('stdout.log')).toBeUndefined();
+    expect(named('npu-02.tar.gz/console.log')).toBe('npu-02');
+    expect(named('logs.zip/stdout.log')).toBeUndefined();
+  });
+
   it('a torchrun --log-dir tree names the agent’s run folder and the local rank', () => {
     const h = hintsFromPath('job/node1_logdir/s5-job_8qsqphfk/attempt_0/1/stderr.log');
     expect(h.find((x) => x.kind === 'logdir')?.value).toBe('job/node1_logdir/s5-job_8qsqphfk');

@@ -35,11 +35,12 @@ describe('overrides', () => {
     const x = s2();
     const job = buildJob(x, { overrides: { nodeName: { node2: 'gpu-17' }, fileNode: { 'node3.log': 'gpu-17' } } });
     expect(job.nodes.find((n) => n.id === 'gpu-17')!.files.sort()).toEqual(['node2.log', 'node3.log']);
-    // Two folders with nothing that names them: both nodes fall back to the file name.
+    // Two folders that say nothing (`logs`, `output`) holding files that say nothing: both nodes fall back to
+    // the file name.
     const plain = 'torch1.13-s1_healthy_static';
     const twins = extracts({
-      'x/stdout.log': corpusText(plain, 'node1.log'),
-      'y/stdout.log': corpusText(plain, 'node2.log'),
+      'logs/stdout.log': corpusText(plain, 'node1.log'),
+      'output/stdout.log': corpusText(plain, 'node2.log'),
     });
     const ids = buildJob(twins).nodes.map((n) => n.id);
     expect(ids.sort()).toEqual(['stdout', 'stdout#2']);

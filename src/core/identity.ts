@@ -74,6 +74,7 @@ const NAME_RULES: NameRule[] = [
 ];
 
 const GENERIC_STEMS = /^(?:stdout|stderr|out|err|log|logs|output|console|error|train|run|job|slurm|torchrun|\d+)$/i;
+const ARCHIVE_SUFFIX = /\.(?:tar\.gz|tgz|tar\.bz2|tar|zip|gz)$/i;
 const LOGDIR_RUN = /^(?<run>.+)_(?<rand>[a-z0-9_]{8})$/;
 
 /** A rank read from a file name (`worker-99999999999999999999`), range-checked like one read from a line. */
@@ -135,6 +136,14 @@ export function hintsFromPath(path: string): IdentityHint[] {
     // A file named for itself (`ascend-n0.log`) is not named by its folder: files of one folder are often
     // several nodes (a folder of pasted logs), and its name would make them one.
     if (i === 0 && attemptAt < 0) break;
+    // A file named for its role (`console.log`, `stdout.log`) in a folder of its own (`npu-02/console.log`)
+    // is named by that folder, whatever the folder's shape: a folder per node is how logs are collected.
+    // (An archive is a folder too: `npu-02.tar.gz/console.log` is npu-02's.)
+    const folder = raw.replace(ARCHIVE_SUFFIX, '');
+    if (i > 0 && attemptAt < 0 && folder !== '' && !GENERIC_STEMS.test(folder)) {
+      hints.push(hint('name', folder, sentence('hint.folderName', { folder: raw, file }), 'low'));
+      return hints;
+    }
   }
   // No recognisable shape: the file name itself still tells files apart.
   const s = stem(file);

@@ -94,6 +94,7 @@ export const core = {
   'hint.nodeNumberInName': 'node number in the name: {name}',
   'hint.slurmNodeInName': 'Slurm output named <job name>-<job id>-<node> (%x-%j-%N): {name}',
   'hint.rankInName': 'rank number in the name: {name}',
+  'hint.folderName': 'folder {folder} holding {file}',
   'hint.fileName': 'file name {file}',
   'hint.linePrefix': 'line prefix "{label}" in {file}',
   'hint.lineLabel': 'line label "{label}:" in {file}',

@@ -82,6 +82,7 @@ export const core: Messages<typeof en> = {
   'hint.nodeNumberInName': '名称中的节点编号：{name}',
   'hint.slurmNodeInName': 'Slurm 输出文件按 <作业名>-<作业 id>-<节点> 命名（%x-%j-%N）：{name}',
   'hint.rankInName': '名称中的 rank 编号：{name}',
+  'hint.folderName': '存放 {file} 的文件夹 {folder}',
   'hint.fileName': '文件名 {file}',
   'hint.linePrefix': '{file} 中的行前缀 `{label}`',
   'hint.lineLabel': '{file} 中的行标签 `{label}:`',
