@@ -223,7 +223,7 @@ export const AGENT: CatalogueEntry[] = [
     samples: [
       'E1129 18:40:43.373000 6282 torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: 1) local_rank: 0 (pid: 6416) of binary: /usr/bin/python3.13',
     ],
-    effects: { stage: 'worker-error', role: 'consequence', tornDown: true },
+    effects: { stage: 'worker-error', role: 'consequence', tornDown: true, reportsWorkerExit: true },
     versions: '1.13–2.6',
     source: 'torch/distributed/elastic/multiprocessing/api.py',
   },

@@ -69,6 +69,9 @@ export interface Effects {
   /** Raised at once by an error (a peer closed, an address not found, a wrong call), not when a wait ran out:
    * the stage's limit did not fire. */
   immediate?: boolean;
+  /** The agent reporting that a worker process exited: it polls its workers every monitor_interval (0.1 s in
+   * 2.x), so a worker's untimed exception above it happened just before this line's time. */
+  reportsWorkerExit?: boolean;
   /** The message says a peer's process went away (it exited, closed its connection): this rank failed because
    * of the peer, so its own failure time does not bound when the peer's crash happened. */
   peerGone?: boolean;

@@ -1,4 +1,4 @@
-import { ENTRY } from '../catalogue';
+import { ENTRY, effectsOf } from '../catalogue';
 import type {
   ClockOffset,
   Failure,
@@ -224,6 +224,10 @@ const UNTIMED_FOLLOW_LINES = 5;
  * An untimed failure that states how long it waited since the launch ("Timed out after 901 seconds waiting for
  * clients") happened that long after a launch read from a line, not at the last timed line above it.
  */
+/** A failure a worker process printed itself (a `[rankN]:` or torchrun `[k]:` label). */
+const workerLine = (e: LogEvent) =>
+  (e.kind === 'failure' || e.kind === 'error') && (e.ranks !== undefined || e.localRank !== undefined);
+
 function effectiveTime(
   evs: LogEvent[],
   timeOf: (e: LogEvent) => number | null,
@@ -246,11 +250,24 @@ function effectiveTime(
     else at.set(e, prev && e.line - prev.line <= UNTIMED_REACH_LINES ? prev.t : null);
   }
   const nextTimed = new Map<string, { line: number; t: number }>();
+  const nextExit = new Map<string, { line: number; t: number }>();
   for (let i = sorted.length - 1; i >= 0; i--) {
     const e = sorted[i]!;
     const t = timeOf(e);
-    if (t !== null) nextTimed.set(e.file, { line: e.line, t });
-    else if (at.get(e) === null) {
+    if (t !== null) {
+      nextTimed.set(e.file, { line: e.line, t });
+      if (effectsOf(e.id).reportsWorkerExit) nextExit.set(e.file, { line: e.line, t });
+      continue;
+    }
+    const lower = at.get(e) ?? null;
+    // A worker's own untimed error ends that worker: the agent reports the exit below it within its poll
+    // interval, so that report's time is when it happened (the timed line above is only a lower bound).
+    const exit = nextExit.get(e.file);
+    if (workerLine(e) && exit && exit.line - e.line <= UNTIMED_REACH_LINES && (lower === null || exit.t >= lower)) {
+      at.set(e, exit.t);
+      continue;
+    }
+    if (lower === null) {
       const next = nextTimed.get(e.file);
       if (next && next.line - e.line <= UNTIMED_FOLLOW_LINES) at.set(e, next.t);
     }
