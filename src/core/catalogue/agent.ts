@@ -237,6 +237,7 @@ export const AGENT: CatalogueEntry[] = [
       stage: 'worker-error',
       role: 'consequence',
       timeField: 'time',
+      workerRankField: 'rank',
       identity: [{ kind: 'hostname', field: 'host', read: 'trim' }],
     },
     versions: '1.13–2.6',

@@ -69,6 +69,8 @@ export interface Effects {
   /** Raised at once by an error (a peer closed, an address not found, a wrong call), not when a wait ran out:
    * the stage's limit did not fire. */
   immediate?: boolean;
+  /** The field holding one of the node's workers as `global (local_rank: k)`: where its block of ranks starts. */
+  workerRankField?: string;
   /** The agent reporting that a worker process exited: it polls its workers every monitor_interval (0.1 s in
    * 2.x), so a worker's untimed exception above it happened just before this line's time. */
   reportsWorkerExit?: boolean;

@@ -94,6 +94,23 @@ function onlyPossibleOwner(
   return left.length === 1 ? left[0]! : null;
 }
 
+/** `9 (local_rank: 1)`, as the agent reports one of its workers. */
+const WORKER_RANK = /^(\d{1,9}) \(local_rank: (\d{1,6})\)/;
+
+/**
+ * The node's first global rank, from a worker its agent reports (`rank : 9 (local_rank: 1)`): torchrun gives each
+ * node one block of global ranks, so a worker's global rank less its local rank is where the block starts —
+ * the node of global rank 0 is known even when no rendezvous line lists its ranks (torch 1.x at default level).
+ */
+function firstGlobalRank(v: NodeView): number | null {
+  for (const e of v.events) {
+    const field = effectsOf(e.id).workerRankField;
+    const m = field === undefined ? null : WORKER_RANK.exec(e.fields[field]?.trim() ?? '');
+    if (m) return Number(m[1]) - Number(m[2]);
+  }
+  return null;
+}
+
 /** The store host's name as a client tried it and never resolved (gai errors in the client's last round). */
 function unresolvedName(views: NodeView[], host: NodeView): string | null {
   for (const v of views) {
@@ -256,7 +273,10 @@ export function findCulprits(x: CulpritInput): Culprits {
     for (const e of v.events) {
       const rank = effectsOf(e.id).waitsForGlobalRank;
       if (rank === undefined || e.stage !== stage) continue;
-      const known = views.find((w) => w.node.globalRanks.includes(rank)) ?? views.find((w) => w.node.groupRank === 0);
+      const known =
+        views.find((w) => w.node.globalRanks.includes(rank)) ??
+        views.find((w) => w.node.groupRank === 0) ??
+        (rank === 0 ? views.find((w) => firstGlobalRank(w) === 0) : undefined);
       const owner = known ?? onlyPossibleOwner(views, v, rank, own, stage);
       if (!owner || owner === v || named.has(owner.node.id)) continue;
       named.add(owner.node.id);
