@@ -1,7 +1,7 @@
 // 10,000 per-node digests, made from the real corpus, loaded by the CLI and by the dashboard. A measurement, not a
 // test: it prints numbers (docs/cluster.md says what they were) and fails only when something cannot be run.
 //
-//   node scripts/bench-digests.mjs [--count 10000] [--runs 3] [--no-dashboard] [--json | --stderr]
+//   node scripts/bench-digests.mjs [--count 10000] [--runs 3] [--no-dashboard] [--no-cli] [--web-dist DIR] [--json | --stderr]
 // (`npm run bench` runs it last; the dashboard part needs dist/web: npm run build:web.)
 //
 // 1. Templates: every node of every scenario in test/fixtures/{corpus,captured}, digested by the built CLI
@@ -225,6 +225,23 @@ async function inPage({ url, index, timeoutMs }) {
     for (const e of list.getEntries()) longTasks.push({ start: e.startTime, duration: e.duration });
   });
   observer.observe({ type: 'longtask', buffered: false });
+  // Long animation frames: what each long frame spent in scripts (by handler) and in rendering.
+  const loafs = [];
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries())
+        loafs.push({
+          start: e.startTime,
+          ms: e.duration,
+          renderMs: e.renderStart ? e.startTime + e.duration - e.renderStart : 0,
+          scripts: e.scripts
+            .filter((x) => x.duration >= 5)
+            .map((x) => `${Math.round(x.duration)} ms ${x.invoker} ${x.sourceFunctionName}:${x.sourceCharPosition}`),
+        });
+    }).observe({ type: 'long-animation-frame', buffered: false });
+  } catch {
+    // an older Chromium has no long-animation-frame entries
+  }
   const frames = [];
   let measuring = true;
   const tick = (t) => {
@@ -246,10 +263,28 @@ async function inPage({ url, index, timeoutMs }) {
     check();
   });
   const finished = performance.now();
+  // Then the rest of the page: every view of the whole job drawn (the progress panel gone, the node table in).
+  const drawn = await new Promise((resolve) => {
+    const check = () => {
+      const table = document.querySelector('[data-testid="node-table"] tr[data-node]');
+      if (
+        table &&
+        !document.querySelector('[data-testid="progress"]') &&
+        !document.querySelector('[data-testid="drawing"]')
+      )
+        resolve(true);
+      else if (performance.now() - started > timeoutMs) resolve(false);
+      else setTimeout(check, 20);
+    };
+    check();
+  });
   await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  const done = performance.now();
+  await new Promise((r) => setTimeout(r, 300));
   measuring = false;
   observer.disconnect();
-  const during = longTasks.filter((t) => t.start + t.duration >= started);
+  const all = longTasks.filter((t) => t.start + t.duration >= started && t.start <= done);
+  const during = all.filter((t) => t.start <= finished);
   const gaps = [];
   for (let i = 1; i < frames.length; i++) gaps.push(frames[i] - frames[i - 1]);
   gaps.sort((a, b) => a - b);
@@ -262,21 +297,33 @@ async function inPage({ url, index, timeoutMs }) {
     longTasks: during.length,
     longestTaskMs: during.reduce((m, t) => Math.max(m, t.duration), 0),
     longTasksTotalMs: during.reduce((m, t) => m + t.duration, 0),
-    longTaskTimes: during.slice(0, 40).map((t) => [Math.round(t.start - started), Math.round(t.duration)]),
+    longTaskTimes: all.slice(0, 40).map((t) => [Math.round(t.start - started), Math.round(t.duration)]),
+    measures: performance
+      .getEntriesByType('measure')
+      .filter((m) => m.name.startsWith('skewscope ') && m.startTime >= started)
+      .map((m) => [m.name.slice(10), Math.round(m.startTime - started), Math.round(m.duration)]),
+    longFrames: loafs
+      .filter((f) => f.ms >= 50 && f.start + f.ms >= started && f.start <= done)
+      .map((f) => ({ ...f, at: Math.round(f.start - started) })),
+    drawn,
+    secondsToDrawn: (done - started) / 1000,
+    longTasksToDrawn: all.length,
+    longestToDrawnMs: all.reduce((m, t) => Math.max(m, t.duration), 0),
     worstFrameGapMs: gaps.length ? gaps[gaps.length - 1] : null,
     medianFrameGapMs: gaps.length ? gaps[Math.floor(gaps.length / 2)] : null,
   };
 }
 
-async function benchDashboard(files) {
-  if (!existsSync(WEB)) throw new Error('dist/web is missing: run `npm run build:web` first');
+async function benchDashboard(files, web) {
+  if (!existsSync(path.join(web, 'index.html')))
+    throw new Error(`${web} has no built page: run \`npm run build:web\` first`);
   const { chromium } = await import('@playwright/test');
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}/`;
   const vite = path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
   const server = spawn(
     process.execPath,
-    [vite, 'preview', '--host', '127.0.0.1', '--port', String(port), '--strictPort'],
+    [vite, 'preview', '--outDir', web, '--host', '127.0.0.1', '--port', String(port), '--strictPort'],
     {
       cwd: ROOT,
       stdio: ['ignore', 'ignore', 'inherit'],
@@ -327,6 +374,9 @@ export async function main(argv = process.argv.slice(2)) {
       count: { type: 'string', default: '10000' },
       runs: { type: 'string', default: '3' },
       'no-dashboard': { type: 'boolean', default: false },
+      'web-dist': { type: 'string' },
+      'no-cli': { type: 'boolean', default: false },
+      frames: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       stderr: { type: 'boolean', default: false },
     },
@@ -342,22 +392,25 @@ export async function main(argv = process.argv.slice(2)) {
   );
   const { files, bytes } = await writeDigests(tpl, count);
   say(`bench-digests: ${count} digests, ${(bytes / 1e6).toFixed(1)} MB in ${path.relative(ROOT, DIGESTS)}/`);
-  const cli = await benchCli(files, runs);
+  const cli = values['no-cli'] ? null : await benchCli(files, runs);
   const report = { count, bytes, templates: tpl.length, cli, dashboard: null };
   const fx = (s) => `${s.toFixed(2)} s`;
   const line = (s) => (values.json || values.stderr ? say(s) : console.log(s));
   line(`\ndigests: ${count} files, ${(bytes / 1e6).toFixed(1)} MB (from ${tpl.length} real nodes of the corpus)`);
-  const cpu = (r) => (r.cpuS === null ? '' : ` (cpu ${fx(r.cpuS)}, ${r.rssMb} MB peak)`);
-  line(
-    `cli:     analyze --json ${fx(cli.cli.bestS)}${cpu(cli.cli)}  cat ${fx(cli.cat.bestS)}${cpu(cli.cat)}  ratio cli/cat ${cli.ratio}x`,
-  );
-  line(
-    `         ${cli.nodes} nodes (copies that share a run and a group rank are one node), ${cli.verdict}; best of ${runs}; load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} CPUs`,
-  );
-  if (!values['no-dashboard'] && !existsSync(WEB))
+  if (cli) {
+    const cpu = (r) => (r.cpuS === null ? '' : ` (cpu ${fx(r.cpuS)}, ${r.rssMb} MB peak)`);
+    line(
+      `cli:     analyze --json ${fx(cli.cli.bestS)}${cpu(cli.cli)}  cat ${fx(cli.cat.bestS)}${cpu(cli.cat)}  ratio cli/cat ${cli.ratio}x`,
+    );
+    line(
+      `         ${cli.nodes} nodes (copies that share a run and a group rank are one node), ${cli.verdict}; best of ${runs}; load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} CPUs`,
+    );
+  }
+  const web = values['web-dist'] ?? path.dirname(WEB);
+  if (!values['no-dashboard'] && !existsSync(path.join(web, 'index.html')))
     line('page:    not measured: dist/web is missing (npm run build:web, then node scripts/bench-digests.mjs)');
   else if (!values['no-dashboard']) {
-    const d = await benchDashboard(files);
+    const d = await benchDashboard(files, web);
     report.dashboard = d;
     line(
       `page:    verdict after ${d.secondsToVerdict.toFixed(1)} s${d.shown ? '' : ' (not shown: timed out)'}, ${d.nodeRows} node rows, ${d.cores} cores`,
@@ -365,10 +418,25 @@ export async function main(argv = process.argv.slice(2)) {
     line(
       `         long tasks: ${d.longTasks} (${d.longTasksTotalMs.toFixed(0)} ms in all), longest ${d.longestTaskMs.toFixed(0)} ms; worst frame gap ${d.worstFrameGapMs?.toFixed(0)} ms, median ${d.medianFrameGapMs?.toFixed(1)} ms`,
     );
+    line(
+      `         whole job drawn after ${d.secondsToDrawn.toFixed(1)} s${d.drawn ? '' : ' (not drawn: timed out)'}: ${d.longTasksToDrawn} long tasks from the drop, longest ${d.longestToDrawnMs.toFixed(0)} ms`,
+    );
     if (d.longTasks)
       line(
         `         first long tasks (ms after the drop: ms): ${d.longTaskTimes.map(([at, ms]) => `+${at}: ${ms}`).join(', ')}`,
       );
+    if (values.frames && d.measures.length)
+      line(
+        `         app measures over 20 ms (name +at: ms): ${d.measures
+          .filter(([, , ms]) => ms >= 20)
+          .map(([n, at, ms]) => `${n} +${at}: ${ms}`)
+          .join(', ')}`,
+      );
+    if (values.frames)
+      for (const f of d.longFrames)
+        line(
+          `         frame ${Math.round(f.ms)} ms at +${f.at}: render ${Math.round(f.renderMs)}; ${f.scripts.join('; ')}`,
+        );
     if (d.errors.length) line(`         page errors: ${d.errors.join(' | ')}`);
   }
   if (values.json) console.log(JSON.stringify(report, null, 2));

@@ -10,12 +10,13 @@
 // The app is served from dist/web (built when missing or older than src/) by `vite preview` on 127.0.0.1; the
 // files go in through the page's folder input, as real Files from disk.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { generateJob } from './bench-job.mjs';
+import { formatLongTasks, longTasksOf, startTrace } from './lib/longtasks.mjs';
 import { freePort, waitForServer } from './lib/preview.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -46,6 +47,26 @@ function armPage() {
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) w.__views.tasks.push([e.startTime, e.duration]);
   }).observe({ type: 'longtask', buffered: false });
+  // Long animation frames: what each long frame spent in scripts (by function) and in rendering.
+  w.__views.frames = [];
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries())
+        w.__views.frames.push({
+          start: e.startTime,
+          ms: e.duration,
+          renderMs: e.renderStart ? e.startTime + e.duration - e.renderStart : 0,
+          layoutMs: e.styleAndLayoutStart ? e.startTime + e.duration - e.styleAndLayoutStart : 0,
+          scripts: e.scripts.map((s) => ({
+            ms: s.duration,
+            forced: s.forcedStyleAndLayoutDuration,
+            what: `${s.invokerType} ${s.invoker} ${s.sourceFunctionName}@${(s.sourceURL || '').split('/').pop()}:${s.sourceCharPosition}`,
+          })),
+        });
+    }).observe({ type: 'long-animation-frame', buffered: false });
+  } catch {
+    // an older Chromium has no long-animation-frame entries
+  }
   window.addEventListener('change', () => (w.__views.change ??= performance.now()), true);
   // Bubbling to the window comes after React's listener on its root: the app's handling of the change is done.
   window.addEventListener('change', () => (w.__views.handled ??= performance.now()));
@@ -84,6 +105,9 @@ function readPage() {
     changeTaskMs: changeTask ? Math.round(changeTask[1]) : 0,
     changeHandlerMs: Math.round(v.handled - v.change),
     domElements: document.getElementsByTagName('*').length,
+    frames: v.frames
+      .filter((f) => f.start + f.ms >= v.change && f.start <= v.done && f.ms >= 50)
+      .map((f) => ({ ...f, at: Math.round(f.start - v.change) })),
   };
 }
 
@@ -134,6 +158,8 @@ export async function main(argv = process.argv.slice(2)) {
       'web-dist': { type: 'string' },
       json: { type: 'boolean', default: false },
       stderr: { type: 'boolean', default: false },
+      trace: { type: 'boolean', default: false },
+      frames: { type: 'boolean', default: false },
     },
   }));
   const { chromium } = await import('@playwright/test');
@@ -181,6 +207,7 @@ export async function main(argv = process.argv.slice(2)) {
         await page.getByTestId('drop-zone').waitFor();
         await page.evaluate(armPage);
         const load = os.loadavg()[0];
+        if (values.trace) await startTrace(browser, page);
         await page.getByTestId('folder-input').setInputFiles(dir);
         await page.waitForFunction(() => window.__views.done > 0 && window.__views.timeline > 0, null, {
           timeout: 600_000,
@@ -204,6 +231,25 @@ export async function main(argv = process.argv.slice(2)) {
           () => page.locator(filter).fill(last),
           `[data-testid="node-table"] tbody tr[data-node="${last}"]:first-child:last-child`,
         );
+        if (values.frames)
+          for (const f of r.frames)
+            say(
+              `    frame ${Math.round(f.ms)} ms at +${f.at}: render ${Math.round(f.renderMs)} (style+layout ${Math.round(f.layoutMs)}); ${f.scripts
+                .filter((x) => x.ms >= 5)
+                .map(
+                  (x) =>
+                    `${Math.round(x.ms)} ms ${x.what}${x.forced >= 5 ? ` (forced layout ${Math.round(x.forced)})` : ''}`,
+                )
+                .join('; ')}`,
+            );
+        if (values.trace) {
+          const trace = await browser.stopTracing();
+          const file = path.join(DATA, `trace-views-${nodes}-${i + 1}.json`);
+          writeFileSync(file, trace);
+          say(`  trace: ${path.relative(ROOT, file)}`);
+          r.trace = longTasksOf(trace, { webDist: web });
+          for (const line of formatLongTasks(r.trace)) say(line);
+        }
         r.load = +load.toFixed(1);
         r.errors = errors;
         results.push(r);

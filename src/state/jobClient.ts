@@ -46,6 +46,17 @@ interface Assembly {
   timeline: Pick<ResultView, 'timeline' | 'skew' | 'fired'> | null;
   rows: TimelineRow[];
   nodes: NodeView[];
+  files: ResultView['job']['files'];
+  gaps: ResultView['gaps'];
+}
+
+/**
+ * What took the page a while in a message from the job worker, as a User Timing measure (`skewscope receive head`,
+ * `skewscope handle end`): the benchmarks read them to say which of the main thread's long tasks is which.
+ */
+const TIMED_FROM_MS = 4;
+function timed(name: string, start: number, end: number): void {
+  if (end - start >= TIMED_FROM_MS) performance.measure(`skewscope ${name}`, { start, end });
 }
 
 /** From this many nodes the verdict is shown as soon as it is in, before the nodes and the timeline. */
@@ -60,10 +71,30 @@ export function createJobClient(listener: JobListener): JobClient {
   const waiting = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
 
   worker.onmessage = (event: MessageEvent<FromJob>) => {
+    const start = performance.now();
+    // The message is deserialised here, on first access.
     const m = event.data;
+    const received = performance.now();
+    try {
+      handle(m);
+    } finally {
+      timed(`receive ${m.type}`, start, received);
+      timed(`handle ${m.type}`, received, performance.now());
+    }
+  };
+  const handle = (m: FromJob) => {
     switch (m.type) {
       case 'head':
-        building = { seq: m.seq, head: m.view, overrides: m.overrides, timeline: null, rows: [], nodes: [] };
+        building = {
+          seq: m.seq,
+          head: m.view,
+          overrides: m.overrides,
+          timeline: null,
+          rows: [],
+          nodes: [],
+          files: [],
+          gaps: {},
+        };
         // A small job's rest follows within milliseconds: its views appear together, as one.
         if (m.view.nodeCount >= HEAD_FIRST_FROM) listener.view(m.seq, m.view, m.overrides);
         return;
@@ -76,6 +107,11 @@ export function createJobClient(listener: JobListener): JobClient {
       case 'nodes':
         if (building?.seq === m.seq) for (const node of m.nodes) building.nodes.push(node);
         return;
+      case 'files':
+        if (building?.seq !== m.seq) return;
+        for (const file of m.files) building.files.push(file);
+        Object.assign(building.gaps, m.gaps);
+        return;
       case 'end': {
         const b = building;
         if (b?.seq !== m.seq || !b.timeline) return;
@@ -85,7 +121,8 @@ export function createJobClient(listener: JobListener): JobClient {
           m.seq,
           {
             ...b.head,
-            job: { ...b.head.job, nodes: b.nodes },
+            job: { ...b.head.job, nodes: b.nodes, files: b.files },
+            gaps: b.gaps,
             timeline: timeline && { ...timeline, rows: b.rows },
             skew,
             fired,

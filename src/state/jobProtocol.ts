@@ -56,12 +56,17 @@ export interface JobAnswers {
 }
 
 export type FromJob =
-  /** The verdict, findings, late nodes and problems; `view.job.nodes` is empty, the timeline null. */
+  /**
+   * The verdict, findings, late nodes and problems; `view.job.nodes` and `view.job.files` are empty, `view.gaps`
+   * too, the timeline null.
+   */
   | { type: 'head'; seq: number; view: ResultView; overrides: Overrides }
   /** The timeline (rows empty: they follow in `rows`), the skew chart, the fired line. */
   | ({ type: 'timeline'; seq: number } & Pick<ResultView, 'timeline' | 'skew' | 'fired'>)
   | { type: 'rows'; seq: number; rows: TimelineRow[] }
   | { type: 'nodes'; seq: number; nodes: NodeView[] }
+  /** The job's files and their time gaps, in chunks (the head goes without them: 10,000 files are megabytes). */
+  | { type: 'files'; seq: number; files: ResultView['job']['files']; gaps: ResultView['gaps'] }
   | { type: 'end'; seq: number }
   /** No file yielded anything. */
   | { type: 'empty'; seq: number; overrides: Overrides }

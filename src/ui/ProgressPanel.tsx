@@ -42,7 +42,7 @@ export function ProgressPanel() {
         aria-valuetext={etaMs !== null ? `${value}% · ${t('progress.eta', { time: etaText(t, etaMs) })}` : undefined}
         data-testid="progress"
       >
-        <div className="progress__fill" style={{ width: `${collecting ? 0 : value}%` }} />
+        <div className="progress__fill" style={{ transform: `scaleX(${collecting ? 0 : value / 100})` }} />
       </div>
       {!collecting && (
         <p className="progress__stats">
