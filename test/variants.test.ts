@@ -129,15 +129,17 @@ describe('real-world variants of real logs', () => {
     expect(job.skewSeconds).toBeLessThan(347);
   });
 
-  it('a missing node: the world size names it, and it is the likely culprit — missing, not late', () => {
+  it('a missing node: the world size names it, and the store host’s count of who joined makes it the culprit — missing, not late', () => {
     const files = s2();
     delete files['node3.log'];
     const job = analyseTexts(files);
     expect(job.missingNodes).toEqual(['node3 (group_rank 3)']);
     expect(job.failure?.stage).toBe('rendezvous-timeout');
-    // Missing is not late: no node present is blamed, and the missing one is named as the likely culprit.
+    // Missing is not late: no node present is blamed. node0 (the store host) counted 3/4 clients joined — itself,
+    // node1 and node2, whose logs are here — so the one node without a log is the one that never joined.
     expect(job.failure?.lateNodes).toEqual([]);
-    expect(job.failure?.reasoning.map((r) => r.code)).toContain('missing-likely');
+    expect(job.failure?.reasoning.map((r) => r.code)).toContain('joined-count-missing');
+    expect(job.failure?.absent).toEqual(['node3']);
     const dx = diagnose(job);
     expect(dx.findings.map((f) => f.code)).not.toContain('LATE_NODE');
     const missing = dx.findings.find((f) => f.code === 'NODE_LOG_MISSING')!;
