@@ -49,6 +49,21 @@ export const NCCL: CatalogueEntry[] = [
     source: 'torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp; torch_npu ProcessGroupHCCL',
   },
   {
+    // 2.5+: the watchdog found a collective failed (an error or a timeout it reports elsewhere, or not at all)
+    // and names the work by its sequence number; the last completed one says whether the job had been running.
+    id: 'collective-watchdog-failure',
+    kind: 'failure',
+    anchors: ['failure detected by watchdog at work sequence id'],
+    pattern: 'failure detected by watchdog at work sequence id: (?<seq>\\d{1,12})',
+    samples: [
+      // Shape of sgl-project/sglang issue 10216 (own values).
+      '[rank1]:[E911 02:14:08.126335825 ProcessGroupNCCL.cpp:2252] [PG ID 2 PG GUID 3 Rank 1]  failure detected by watchdog at work sequence id: 40231 PG status: last enqueued work: 40267, last completed work: 40230',
+    ],
+    effects: { comm: 'nccl', stage: 'collective-timeout', role: 'primary', refine: 'seq' },
+    versions: '2.5–2.6',
+    source: 'torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp (watchdogHandler)',
+  },
+  {
     // The same report hard-wrapped after its first sentence (older builds, narrow terminals): the Work line
     // alone carries the collective, its SeqNum and how long it ran.
     id: 'collective-watchdog-work',
