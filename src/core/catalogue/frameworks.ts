@@ -95,4 +95,17 @@ export const FRAMEWORKS: CatalogueEntry[] = [
     source:
       'deepspeed/launcher/launch.py main; shapes: huggingface/transformers#22363 (pdsh-labelled), deepspeedai/DeepSpeed#3318',
   },
+  {
+    // `accelerate test` ends its distributed self-test (RNG sync, dataloaders, training across the processes)
+    // with this line: the processes met and ran collectives, so the start-up went through.
+    id: 'accelerate-test-passed',
+    kind: 'first-step',
+    anchors: ['Test is a success! You are ready for your distributed training!'],
+    pattern: 'Test is a success! You are ready for your distributed training!',
+    samples: ['Test is a success! You are ready for your distributed training!'],
+    effects: { notTorchEvidence: true },
+    once: true,
+    versions: 'accelerate ≥ 0.5 (accelerate test)',
+    source: 'accelerate/commands/test.py; shape: huggingface/accelerate#806',
+  },
 ];
