@@ -29,6 +29,18 @@ export const FRAMEWORKS: CatalogueEntry[] = [
       'lightning/fabric/utilities/distributed.py _init_dist_connection; shapes: Lightning-AI/pytorch-lightning#19606 (2.2), #10098 (1.4)',
   },
   {
+    // Rank 0 prints it once init_process_group has returned: every member of the world registered.
+    id: 'lightning-all-registered',
+    kind: 'pg-ready',
+    anchors: ['All distributed processes registered'],
+    pattern: 'All distributed processes registered\\. Starting with (?<world>\\d{1,7}) processes',
+    samples: ['0: All distributed processes registered. Starting with 8 processes'],
+    once: true,
+    versions: 'Lightning ≥ 1.6 and Fabric',
+    source:
+      'lightning/fabric/utilities/distributed.py _init_dist_connection; shape: Lightning-AI/litgpt#1832 (behind srun -l labels)',
+  },
+  {
     id: 'ray-train-pg-setup',
     kind: 'info',
     anchors: ['Setting up process group for'],
