@@ -41,6 +41,28 @@ export const FRAMEWORKS: CatalogueEntry[] = [
       'lightning/fabric/utilities/distributed.py _init_dist_connection; shape: Lightning-AI/litgpt#1832 (behind srun -l labels)',
   },
   {
+    // sglang's model runner on each tensor-parallel rank: it calls torch.distributed's initialisation now.
+    id: 'sglang-dist-begin',
+    kind: 'info',
+    anchors: ['Init torch distributed begin'],
+    pattern: 'Init torch distributed begin\\.',
+    samples: ['[2024-08-07 10:21:12 TP0] Init torch distributed begin.'],
+    effects: { entersStage: 'pg-init' },
+    versions: 'sglang ≥ 0.2 (srt/model_executor/model_runner.py)',
+    source: 'sglang srt/model_executor/model_runner.py init_torch_distributed; shape: sgl-project/sglang#958',
+  },
+  {
+    // The same runner creating its NCCL communicator (older sglang; newer ones go on to "Init torch distributed ends").
+    id: 'sglang-nccl-begin',
+    kind: 'info',
+    anchors: ['Init nccl begin'],
+    pattern: 'Init nccl begin\\.',
+    samples: ['[2024-08-07 10:21:14 TP1] Init nccl begin.'],
+    effects: { entersStage: 'comm-init', comm: 'nccl' },
+    versions: 'sglang 0.1–0.3 (srt/managers/controller/model_runner.py)',
+    source: 'sglang model_runner.py init_torch_distributed; shapes: sgl-project/sglang#958, #3099',
+  },
+  {
     id: 'ray-train-pg-setup',
     kind: 'info',
     anchors: ['Setting up process group for'],
