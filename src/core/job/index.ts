@@ -120,7 +120,7 @@ export function buildJob(extracts: FileExtract[], opts: BuildOptions = {}): JobM
   const views: NodeView[] = nodes.map((n) => ({
     node: n,
     events: byId.get(n.id)!.events,
-    timeOf: effectiveTime(
+    ...effectiveTime(
       byId.get(n.id)!.events,
       clocks.timeOf(n.id),
       n.launchFrom === 'line' && n.launchTime ? Date.parse(n.launchTime) : null,
@@ -232,8 +232,10 @@ function effectiveTime(
   evs: LogEvent[],
   timeOf: (e: LogEvent) => number | null,
   launchMs: number | null,
-): (e: LogEvent) => number | null {
+): Pick<NodeView, 'timeOf' | 'lowerBound'> {
   const at = new Map<LogEvent, number | null>();
+  /** Untimed events that took the time of the timed line above them: they happened then or later. */
+  const above = new Set<LogEvent>();
   const lastTimed = new Map<string, { line: number; t: number }>();
   const sorted = [...evs].sort((a, b) => (a.file === b.file ? a.line - b.line : a.file < b.file ? -1 : 1));
   for (const e of sorted) {
@@ -247,7 +249,10 @@ function effectiveTime(
     const waited = launchMs === null ? null : waitedSinceLaunch(e);
     const stated = waited === null ? null : launchMs! + waited * 1000;
     if (stated !== null && stated >= (prev?.t ?? -Infinity)) at.set(e, stated);
-    else at.set(e, prev && e.line - prev.line <= UNTIMED_REACH_LINES ? prev.t : null);
+    else if (prev && e.line - prev.line <= UNTIMED_REACH_LINES) {
+      at.set(e, prev.t);
+      above.add(e);
+    } else at.set(e, null);
   }
   const nextTimed = new Map<string, { line: number; t: number }>();
   const nextExit = new Map<string, { line: number; t: number }>();
@@ -265,6 +270,7 @@ function effectiveTime(
     const exit = nextExit.get(e.file);
     if (workerLine(e) && exit && exit.line - e.line <= UNTIMED_REACH_LINES && (lower === null || exit.t >= lower)) {
       at.set(e, exit.t);
+      above.delete(e);
       continue;
     }
     if (lower === null) {
@@ -272,7 +278,7 @@ function effectiveTime(
       if (next && next.line - e.line <= UNTIMED_FOLLOW_LINES) at.set(e, next.t);
     }
   }
-  return (e) => (at.has(e) ? at.get(e)! : timeOf(e));
+  return { timeOf: (e) => (at.has(e) ? at.get(e)! : timeOf(e)), lowerBound: (e) => above.has(e) };
 }
 
 /**

@@ -313,7 +313,10 @@ export function findCulprits(x: CulpritInput): Culprits {
   if (late.size === 0 && stage === 'comm-init' && connectLimit !== null) {
     const times = [...own.entries()]
       .filter(([, e]) => e.stage === 'comm-init')
-      .map(([id, e]) => ({ id, t: views.find((w) => w.node.id === id)!.timeOf(e) }))
+      .map(([id, e]) => ({ id, e, v: views.find((w) => w.node.id === id)! }))
+      // A failure placed only by the timed line above it happened then or later: it cannot say it came first.
+      .filter(({ e, v }) => !v.lowerBound(e))
+      .map(({ id, e, v }) => ({ id, t: v.timeOf(e) }))
       .filter((x): x is { id: string; t: number } => x.t !== null);
     if (times.length >= 2) {
       let t0 = Infinity;

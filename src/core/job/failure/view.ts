@@ -8,6 +8,8 @@ export interface NodeView {
   events: LogEvent[];
   /** Instant (ms) of an event on the job clock, when it has one. */
   timeOf: (e: LogEvent) => number | null;
+  /** The instant `timeOf` gives is only a lower bound: the event has no time and took that of the line above. */
+  lowerBound: (e: LogEvent) => boolean;
 }
 
 /** Startup order: when nothing else decides, the earlier stage is the likelier root. */
