@@ -34,4 +34,24 @@ describe('untimed failures are lower bounds', () => {
     const job = analyseTexts({ 'node-a.log': nodeA.join('\n') + '\n', 'node-b.log': timedB.join('\n') + '\n' });
     expect(job.failure?.lateNodes).toEqual(['node-b']);
   });
+
+  it('an error raised at once (EJ0001: HCCP could not start) is no wait: the node that waited is not "later"', () => {
+    // Excerpt set 7's pair: ascend-n2's ranks fail at once (a leftover process holds the devices), ascend-n1's
+    // wait for them and time out (EI0006) 142 s later — more than the 120 s connect timeout apart.
+    const n1 = [
+      ...banner('20:31:05,441'),
+      '[rank0]: RuntimeError: [ERROR] HCCL error in: torch_npu/csrc/distributed/ProcessGroupHCCL.cpp:64',
+      '[rank0]: EI0006: [PID: 118204] 2025-12-08-20:33:38.300.766 Getting socket times out. Reason: 1. The remote does not initiate a connect request. some NPUs in the cluster are abnormal.',
+      exit('20:33:40,600', 118204),
+    ];
+    const n2 = [
+      ...banner('20:31:06,102'),
+      '[rank8]: RuntimeError: [ERROR] HCCL error in: torch_npu/csrc/distributed/ProcessGroupHCCL.cpp:64',
+      '[rank8]: EJ0001: [PID: 9929] 2025-12-08-20:31:16.200.174 Failed to initialize the HCCP process. Reason: Maybe the last training process is running.',
+      exit('20:31:17,900', 9929),
+    ];
+    const job = analyseTexts({ 'ascend-n1.log': n1.join('\n') + '\n', 'ascend-n2.log': n2.join('\n') + '\n' });
+    expect(job.failure?.stage).toBe('comm-init');
+    expect(job.failure?.lateNodes).not.toContain('ascend-n1');
+  });
 });

@@ -30,7 +30,8 @@ export const CANN: CatalogueEntry[] = [
     samples: [
       'EJ0001: 2024-06-17-15:42:08.167.645 Failed to initialize the HCCP process. Reason: Maybe the last training process is running.',
     ],
-    effects: { comm: 'hccl', stage: 'comm-init', role: 'primary' },
+    // Raised when HCCP fails to start, not after a wait for peers: no connect timeout ran out.
+    effects: { comm: 'hccl', stage: 'comm-init', role: 'primary', immediate: true },
     versions: 'CANN',
     source: 'CANN error code EJ0001',
   },

@@ -312,7 +312,8 @@ export function findCulprits(x: CulpritInput): Culprits {
   const connectLimit = x.statedLimitSeconds ?? x.assumedLimitSeconds;
   if (late.size === 0 && stage === 'comm-init' && connectLimit !== null) {
     const times = [...own.entries()]
-      .filter(([, e]) => e.stage === 'comm-init')
+      // Waits that ran out only: an error raised at once (HCCP not starting, a peer gone) waited for nobody.
+      .filter(([, e]) => e.stage === 'comm-init' && !effectsOf(e.id).immediate)
       .map(([id, e]) => ({ id, e, v: views.find((w) => w.node.id === id)! }))
       // A failure placed only by the timed line above it happened then or later: it cannot say it came first.
       .filter(({ e, v }) => !v.lowerBound(e))
