@@ -253,7 +253,7 @@ export const NCCL: CatalogueEntry[] = [
   },
   {
     // NCCL's socket to a peer was closed from the other end: that peer's process went away (it crashed or was
-    // killed). The peer is named (`host<port>`): the node to look at.
+    // killed). A consequence on this rank; the peer (`host<port>`) is kept in the evidence for the reader.
     id: 'nccl-peer-closed',
     kind: 'error',
     anchors: ['Connection closed by remote peer'],
