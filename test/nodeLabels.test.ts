@@ -31,3 +31,18 @@ describe('labels of missing nodes', () => {
     );
   });
 });
+
+describe('the late-node list of a LATE_NODE finding', () => {
+  it('is written in Chinese units and separators on a Chinese page, unchanged in English', () => {
+    const p = {
+      count: 3,
+      node: 'node467',
+      first: 'node0',
+      lag: 283,
+      worst: 'node467 (283 s), node2 (4.5 s), n-9 (no time)',
+    };
+    expect(findingText('zh', 'LATE_NODE', p).detail).toContain('node467（283 秒）、node2（4.5 秒）、n-9（无时间）');
+    expect(findingText('zh', 'LATE_NODE', p).detail).not.toMatch(/\d s\b|no time/);
+    expect(findingText('en', 'LATE_NODE', p).detail).toContain('node467 (283 s), node2 (4.5 s), n-9 (no time)');
+  });
+});

@@ -41,6 +41,12 @@ const s = (x: string | number | null | undefined) => (x === null || x === undefi
 const secs = (x: string | number | null | undefined) =>
   x === null || x === undefined ? '?' : `${typeof x === 'number' ? round(x) : x} s`;
 const secsZh = (x: string | number | null | undefined) => secs(x).replace(/ s$/, ' 秒');
+/** The late-node list ("node7 (283 s), node2 (no time)", made once by the rule) as Chinese writes it. */
+const worstZh = (x: string | number | null | undefined) =>
+  s(x)
+    .replace(/ \((-?[\d.]+) s\)/g, '（$1 秒）')
+    .replace(/ \(no time\)/g, '（无时间）')
+    .replace(/, /g, '、');
 /** Seconds as people read them: whole above 10, one decimal below. */
 const round = (x: number) => (Math.abs(x) >= 10 ? String(Math.round(x)) : String(Math.round(x * 10) / 10));
 /** Where a limit's value comes from, said every time a limit is: printed, inferred, or an assumed default. */
@@ -238,7 +244,7 @@ const ZH: Record<FindingCode, Text> = {
           : `${s(p.node)} 迟到`,
     detail: (p) =>
       (Number(p.count) > 1
-        ? `${s(p.count)} 个节点启动晚了；按落后时间：${s(p.worst)}${Number(p.count) > 8 ? '，…' : ''}。`
+        ? `${s(p.count)} 个节点启动晚了；按落后时间：${worstZh(p.worst)}${Number(p.count) > 8 ? '，…' : ''}。`
         : p.lag !== null
           ? `${s(p.node)} 的 torchrun 比第一个节点（${s(p.first)}）晚 ${secsZh(p.lag)} 启动。`
           : `${s(p.node)} 在其他节点放弃之后才到达 rendezvous；它的日志没有时间戳，无法计算落后时间。`) +

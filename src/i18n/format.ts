@@ -31,6 +31,8 @@ export function formatSeconds(lang: Lang, seconds: number): string {
 
 /** A duration for tooltips and bars: `48.49 s`, `5 min 34 s`, `120 ms`. */
 export function formatDuration(lang: Lang, s: number): string {
+  // Nothing is 0 s, as the seconds beside it are (not "0 ms" in a column of seconds); a fraction of one is ms.
+  if (s === 0) return t(lang, 'unit.s', { n: '0' });
   if (s < 1) return t(lang, 'unit.ms', { n: String(Math.round(s * 1000)) });
   if (s >= 120) {
     const m = Math.floor(s / 60);

@@ -81,6 +81,8 @@ describe('formatting', () => {
     expect(formatSeconds('en', 345)).toBe('5 min 45 s');
     expect(formatSeconds('zh', 345)).toBe('5 分 45 秒');
     expect(formatDuration('en', 0.12)).toBe('120 ms');
+    expect(formatDuration('en', 0)).toBe('0 s');
+    expect(formatDuration('zh', 0)).toBe('0 秒');
     expect(formatDuration('zh', 0.12)).toBe('120 毫秒');
     expect(formatOffset('en', 300)).toBe('+5 min');
     expect(formatOffset('zh', -6)).toBe('−6 秒');

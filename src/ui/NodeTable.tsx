@@ -173,7 +173,9 @@ function DetailRow({
   }, [node, onHeight]);
   return (
     <tr ref={ref} className="node-detail" id={id} data-node-detail={node}>
-      <td colSpan={COLUMNS}>{children}</td>
+      <td colSpan={COLUMNS}>
+        <div className="node-detail__box">{children}</div>
+      </td>
     </tr>
   );
 }
@@ -393,12 +395,22 @@ export const NodeTable = memo(function NodeTable({ job, late, gaps }: Props) {
                           <span className="node-id ellipsis" title={node.id}>
                             {node.id}
                           </span>
-                          {isLate && <span className="tag tag--danger">{t('nodes.tag.late')}</span>}
-                          {node.isStoreHost && <span className="tag">{t('nodes.tag.host')}</span>}
+                          {isLate && (
+                            <span className="tag tag--danger" title={t('nodes.tag.late')}>
+                              {t('nodes.tag.late')}
+                            </span>
+                          )}
+                          {node.isStoreHost && (
+                            <span className="tag" title={t('nodes.tag.host')}>
+                              {t('nodes.tag.host')}
+                            </span>
+                          )}
                           {renamed && <span className="tag nodes-tag nodes-tag--edited">{t('nodes.tag.renamed')}</span>}
                         </span>
                       </th>
-                      <td className="ellipsis">{node.hostname ?? <span className="muted">—</span>}</td>
+                      <td className="ellipsis" title={node.hostname ?? undefined}>
+                        {node.hostname ?? <span className="muted">—</span>}
+                      </td>
                       <td className="num">{node.groupRank ?? <span className="muted">—</span>}</td>
                       <td>
                         <FileList files={node.files} />
@@ -416,9 +428,9 @@ export const NodeTable = memo(function NodeTable({ job, late, gaps }: Props) {
                       <td data-testid="clock">
                         <ClockCell offset={offsets.get(node.id)} />
                       </td>
-                      <td className="ellipsis">
+                      <td title={node.failureStage ? t(`stage.short.${node.failureStage}`) : undefined}>
                         {node.failureStage ? (
-                          t(`stage.short.${node.failureStage}`)
+                          <span className="node-failure">{t(`stage.short.${node.failureStage}`)}</span>
                         ) : (
                           <span className="muted">{t('nodes.none')}</span>
                         )}

@@ -68,7 +68,7 @@ export const ui: Messages<typeof en> = {
   'paste.analyse': '分析',
   'mixed.title': '这些文件来自另一次运行',
   'mixed.lead.run-id':
-    '刚加入的文件中的 rendezvous id（<c>--rdzv_id</c>）与屏幕上的作业不同：它们是另一次 torchrun 运行打印的。',
+    '刚加入的文件中的 rendezvous ID（<c>--rdzv_id</c>）与屏幕上的作业不同：它们是另一次 torchrun 运行打印的。',
   'mixed.lead.endpoint':
     '刚加入的文件在另一个 rendezvous 端点（<c>--rdzv_endpoint</c>，主机和端口）会合，与屏幕上的作业不同：它们是另一次 torchrun 运行打印的。',
   'mixed.lead.time': '刚加入的文件打印于与屏幕上的作业不重叠的时间：它们是另一次 torchrun 运行打印的。',
@@ -76,7 +76,7 @@ export const ui: Messages<typeof en> = {
   'mixed.source.shown': '屏幕上的',
   'mixed.source.added': '刚加入的',
   'mixed.source.both': '屏幕上的和刚加入的',
-  'mixed.noKey': '没有打印 rendezvous id 或端点',
+  'mixed.noKey': '没有打印 rendezvous ID 或端点',
   'mixed.time': '{from} → {to}（{span}）',
   'mixed.noTime': '其日志行没有时间。',
   'mixed.nodes': '节点（{n}）：',
