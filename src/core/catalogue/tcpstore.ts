@@ -248,6 +248,23 @@ export const TCPSTORE: CatalogueEntry[] = [
     source: 'torch/csrc/distributed/c10d/socket.cpp',
   },
   {
+    // 2.5+: a client of the process group's TCPStore (the NCCL heartbeat monitor's, a worker's) read nothing back:
+    // the store's server had gone (its process ended). A consequence of whatever ended it.
+    id: 'store-recv-failed',
+    kind: 'error',
+    anchors: ['recvValue failed on SocketImpl', 'Failed to check the "should dump" flag on TCPStore'],
+    pattern:
+      '(?:recvValue failed on SocketImpl\\(|Failed to check the "should dump" flag on TCPStore)(?<what>[^\\n]{0,300})',
+    samples: [
+      // Shape of the vLLM multi-node thread of excerpt set 6 (own hosts and ports).
+      '[rank4]:[W810 23:02:42.934129975 TCPStore.cpp:125] [c10d] recvValue failed on SocketImpl(fd=102, addr=[gpu-n01]:50360, remote=[gpu-n01]:40027): Failed to recv, got 0 bytes. Connection was likely closed. Did the remote server shutdown or crash?',
+      '[rank2]:[W810 23:02:42.715262216 ProcessGroupNCCL.cpp:1826] [PG ID 0 PG GUID 0 Rank 2] Failed to check the "should dump" flag on TCPStore, (maybe TCPStore server has shut down too early), with error: Failed to recv, got 0 bytes. Connection was likely closed. Did the remote server shutdown or crash?',
+    ],
+    effects: { stage: 'other', role: 'consequence' },
+    versions: '2.5–2.6',
+    source: 'torch/csrc/distributed/c10d/TCPStore.cpp (recvValue), ProcessGroupNCCL.cpp (HeartbeatMonitor)',
+  },
+  {
     id: 'connection-lost',
     kind: 'error',
     anchors: ['Broken pipe', 'failed to recv, got 0 bytes', 'Connection reset by peer'],
