@@ -1,38 +1,19 @@
-import { readFileSync, readdirSync, statSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Attempt, JobModel } from '../src/core/model';
 import { attemptBands, attemptsByNode, attemptViews, restartsOf } from '../src/ui/attempts';
 import { bindT } from '../src/ui/i18n';
 import { attemptEndWords } from '../src/ui/timeline/tips';
-import { analyseTexts } from './helpers';
+import { capturedJob } from './helpers';
 
 // A restarted node's attempts as the timeline and the node details draw them, on real captured restarts
 // (test/fixtures/captured: a worker that crashes once with --max-restarts, on 1.13 and 2.6, plain and --log-dir).
-
-const CAPTURED = path.join(__dirname, 'fixtures', 'captured');
-
-function walk(dir: string, base = ''): string[] {
-  return readdirSync(dir).flatMap((f) => {
-    const full = path.join(dir, f);
-    const rel = base ? `${base}/${f}` : f;
-    return statSync(full).isDirectory() ? walk(full, rel) : [rel];
-  });
-}
-
-function jobOf(scenario: string): JobModel {
-  const files: Record<string, string> = {};
-  for (const f of walk(path.join(CAPTURED, scenario)))
-    if (f.endsWith('.log')) files[f] = readFileSync(path.join(CAPTURED, scenario, f), 'utf8');
-  return analyseTexts(files);
-}
 
 const node = (job: JobModel, id: string) => job.nodes.find((n) => n.id === id)!;
 const en = bindT('en');
 
 describe('attempts of a restarted node', () => {
   it('2.6 --log-dir: node0 failed in attempt 0, restarted with 1/1 left; attempt 1 never completed its rendezvous', () => {
-    const job = jobOf('torch2.6-c10d-logdir-restart');
+    const job = capturedJob('torch2.6-c10d-logdir-restart');
     const views = attemptViews(node(job, 'node0').attempts);
     expect(views.map((a) => [a.index, a.ended?.stage ?? null, a.left, a.max, a.formedWorld, a.last])).toEqual([
       [0, 'worker-error', 1, 1, true, false],
@@ -52,7 +33,7 @@ describe('attempts of a restarted node', () => {
   });
 
   it('bands on a placed row: one per attempt, end to end, the last to the row end', () => {
-    const job = jobOf('torch2.6-c10d-logdir-restart');
+    const job = capturedJob('torch2.6-c10d-logdir-restart');
     const views = attemptViews(node(job, 'node1').attempts);
     const rowEnd = Date.parse('2026-12-01T12:02:00Z');
     const bands = attemptBands(views, rowEnd);
@@ -65,7 +46,7 @@ describe('attempts of a restarted node', () => {
   });
 
   it('2.6 restart once: only node1 restarted — node0 and node2 only saw it re-join (restart_count stays 0)', () => {
-    const job = jobOf('torch2.6-c10d-restart-once-noshare');
+    const job = capturedJob('torch2.6-c10d-restart-once-noshare');
     const byNode = attemptsByNode(job.nodes);
     expect([...byNode.keys()]).toEqual(['node1']);
     expect(byNode.get('node1')!.map((a) => [a.index, a.formedWorld, a.left, a.max])).toEqual([
@@ -75,7 +56,7 @@ describe('attempts of a restarted node', () => {
   });
 
   it('1.13: attempts without a time are listed but draw no band', () => {
-    const job = jobOf('torch1.13-c10d-restart-once');
+    const job = capturedJob('torch1.13-c10d-restart-once');
     const views = attemptViews(node(job, 'node0').attempts);
     expect(views.map((a) => [a.index, a.startMs, a.ended?.stage ?? null, a.left])).toEqual([
       [0, null, 'worker-error', 2],

@@ -1,9 +1,29 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { buildJob, createExtractor } from '../src/core/index';
 import type { JobModel } from '../src/core/model';
 
 export const CORPUS = path.join(__dirname, 'fixtures', 'corpus');
+export const CAPTURED = path.join(__dirname, 'fixtures', 'captured');
+
+/** Every file under a folder, as paths relative to it (`node0_logdir/…/stdout.log`), in name order. */
+export function filesUnder(dir: string, base = ''): string[] {
+  return readdirSync(dir)
+    .sort()
+    .flatMap((f) => {
+      const rel = base ? `${base}/${f}` : f;
+      return statSync(path.join(dir, f)).isDirectory() ? filesUnder(path.join(dir, f), rel) : [rel];
+    });
+}
+
+/** The job of a captured run's logs (only those named, if given), as the job worker builds it. */
+export function capturedJob(scenario: string, only?: string[]): JobModel {
+  const dir = path.join(CAPTURED, scenario);
+  const files: Record<string, string> = {};
+  for (const f of filesUnder(dir))
+    if (f.endsWith('.log') && (!only || only.includes(f))) files[f] = readFileSync(path.join(dir, f), 'utf8');
+  return analyseTexts(files);
+}
 
 export function corpusText(scenario: string, file: string): string {
   return readFileSync(path.join(CORPUS, scenario, file), 'utf8');

@@ -1,39 +1,18 @@
-import { readFileSync, readdirSync, statSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { JobModel } from '../src/core/model';
 import { mixedQuestion, SHOWN_NAMES } from '../src/state/mixedRuns';
-import { analyseTexts } from './helpers';
+import { capturedJob } from './helpers';
 
 // The mixed-runs question the dashboard asks when files are added to the job on screen, on the real captured
 // pairs of runs (test/fixtures/captured/*-mixed-runs: run A's node0/node1 and run B's node2/node3 in one
 // folder, told apart by their rdzv_id on 1.13 and by their endpoint's port on 2.6).
-
-const CAPTURED = path.join(__dirname, 'fixtures', 'captured');
-
-function walk(dir: string, base = ''): string[] {
-  return readdirSync(dir).flatMap((f) => {
-    const full = path.join(dir, f);
-    const rel = base ? `${base}/${f}` : f;
-    return statSync(full).isDirectory() ? walk(full, rel) : [rel];
-  });
-}
-
-/** The job of some of a scenario's logs (all of them by default), as the job worker builds it. */
-function jobOf(scenario: string, only?: string[]): JobModel {
-  const files: Record<string, string> = {};
-  for (const f of walk(path.join(CAPTURED, scenario)))
-    if (f.endsWith('.log') && (!only || only.includes(f)))
-      files[f] = readFileSync(path.join(CAPTURED, scenario, f), 'utf8');
-  return analyseTexts(files);
-}
 
 const A = ['node0.log', 'node1.log'];
 const B = ['node2.log', 'node3.log'];
 
 describe('the mixed-runs question', () => {
   it('1.13: run B added to run A on screen — two runs by their rendezvous ids, the one on screen first', () => {
-    const q = mixedQuestion(jobOf('torch1.13-mixed-runs'), new Set(B));
+    const q = mixedQuestion(capturedJob('torch1.13-mixed-runs'), new Set(B));
     expect(q).not.toBeNull();
     expect(q!.by).toBe('run-id');
     expect(q!.addedFiles).toBe(2);
@@ -48,7 +27,7 @@ describe('the mixed-runs question', () => {
   });
 
   it('2.6: the runs differ by endpoint, and their times do not overlap (run B started after run A ended)', () => {
-    const q = mixedQuestion(jobOf('torch2.6-mixed-runs'), new Set(B));
+    const q = mixedQuestion(capturedJob('torch2.6-mixed-runs'), new Set(B));
     expect(q!.by).toBe('endpoint');
     expect(q!.runs.map((r) => [r.source, r.key])).toEqual([
       ['shown', 'rdzv_endpoint=node0:29500'],
@@ -60,7 +39,7 @@ describe('the mixed-runs question', () => {
   });
 
   it('the other way round: run A added to run B on screen lists run B first', () => {
-    const q = mixedQuestion(jobOf('torch2.6-mixed-runs'), new Set(A));
+    const q = mixedQuestion(capturedJob('torch2.6-mixed-runs'), new Set(A));
     expect(q!.runs.map((r) => [r.source, r.nodes])).toEqual([
       ['shown', ['node2', 'node3']],
       ['added', ['node0', 'node1']],
@@ -68,17 +47,17 @@ describe('the mixed-runs question', () => {
   });
 
   it('files that joined one of the runs on screen are no question, even when the job already mixes two', () => {
-    expect(mixedQuestion(jobOf('torch1.13-mixed-runs'), new Set(['node1.log']))).toBeNull();
-    expect(mixedQuestion(jobOf('torch1.13-mixed-runs'), new Set(['node3.log']))).toBeNull();
+    expect(mixedQuestion(capturedJob('torch1.13-mixed-runs'), new Set(['node1.log']))).toBeNull();
+    expect(mixedQuestion(capturedJob('torch1.13-mixed-runs'), new Set(['node3.log']))).toBeNull();
   });
 
   it('a drop that brings both runs at once, onto nothing of theirs, is no question (MIXED_JOBS says it)', () => {
-    expect(mixedQuestion(jobOf('torch2.6-mixed-runs'), new Set([...A, ...B]))).toBeNull();
+    expect(mixedQuestion(capturedJob('torch2.6-mixed-runs'), new Set([...A, ...B]))).toBeNull();
   });
 
   it('a drop bringing more of a run on screen and another run: that run is on screen and just added', () => {
     const q = mixedQuestion(
-      jobOf('torch2.6-mixed-runs', ['node0.log', ...A.slice(1), ...B]),
+      capturedJob('torch2.6-mixed-runs', ['node0.log', ...A.slice(1), ...B]),
       new Set(['node1.log', ...B]),
     );
     expect(q!.runs.map((r) => r.source)).toEqual(['both', 'added']);
@@ -86,10 +65,10 @@ describe('the mixed-runs question', () => {
   });
 
   it('a single run never asks: more nodes of the restart run, or of a --log-dir tree', () => {
-    const restart = jobOf('torch2.6-c10d-restart-once-noshare');
+    const restart = capturedJob('torch2.6-c10d-restart-once-noshare');
     expect(restart.mixedJobs).toBeNull();
     expect(mixedQuestion(restart, new Set(['node2.log']))).toBeNull();
-    const tree = jobOf('torch2.6-c10d-logdir-restart');
+    const tree = capturedJob('torch2.6-c10d-logdir-restart');
     const added = new Set(tree.files.map((f) => f.file).filter((f) => f.startsWith('node2')));
     expect(added.size).toBeGreaterThan(1);
     expect(mixedQuestion(tree, added)).toBeNull();

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
@@ -30,7 +30,7 @@ import {
 } from '../src/share/index';
 import { reasonText, noteText } from '../src/core/notesText';
 import { Redactor, DEFAULT_REDACTION } from '../src/share/redact';
-import { analyseTexts, corpusText } from './helpers';
+import { analyseTexts, corpusText, filesUnder } from './helpers';
 import { sentenceText } from '../src/i18n/sentence';
 
 // Sharing a diagnosis without its logs, on the real corpus: the link round-trips to the same diagnosis, redaction
@@ -40,24 +40,15 @@ import { sentenceText } from '../src/i18n/sentence';
 const FIXTURES = path.join(__dirname, 'fixtures');
 const NOW = Date.UTC(2026, 10, 30, 9, 0, 0);
 
-function walk(dir: string): string[] {
-  return readdirSync(dir)
-    .sort()
-    .flatMap((f) => {
-      const p = path.join(dir, f);
-      return statSync(p).isDirectory() ? walk(p) : [p];
-    });
-}
-
 /** A scenario's files as the CLI names them when given the folder: `<scenario>/<relative path>`. */
 function scenario(name: string): JobModel {
   const dir = ['corpus', 'captured']
     .map((d) => path.join(FIXTURES, d, name))
     .find((d) => statSync(d, { throwIfNoEntry: false }));
   if (!dir) throw new Error(`no scenario ${name}`);
-  const files = walk(dir).filter((f) => !f.endsWith('truth.json'));
+  const files = filesUnder(dir).filter((f) => !f.endsWith('truth.json'));
   return analyseTexts(
-    Object.fromEntries(files.map((f) => [path.join(name, path.relative(dir, f)), readFileSync(f, 'utf8')])),
+    Object.fromEntries(files.map((f) => [path.join(name, f), readFileSync(path.join(dir, f), 'utf8')])),
   );
 }
 

@@ -13,19 +13,10 @@ import {
   type UnplacedRow,
 } from '../src/core/timeline';
 import { sentenceText, type Sentence } from '../src/i18n/sentence';
-import { analyseTexts, CORPUS } from './helpers';
+import { analyseTexts, CAPTURED, CORPUS, filesUnder } from './helpers';
 
 // The startup timeline on real corpus runs, checked against what was measured outside the logs (truth.json:
 // each node's launch and torchrun exit, in epoch seconds).
-
-const CAPTURED = path.join(__dirname, 'fixtures', 'captured');
-
-function walk(dir: string): string[] {
-  return readdirSync(dir).flatMap((f) => {
-    const p = path.join(dir, f);
-    return statSync(p).isDirectory() ? walk(p) : [p];
-  });
-}
 
 interface Truth {
   first_launch_epoch_s: number;
@@ -35,9 +26,9 @@ interface Truth {
 function scenario(name: string, root = CORPUS): { job: JobModel; tl: TimelineModel; truth: Truth } {
   const dir = path.join(root, name);
   const files = Object.fromEntries(
-    walk(dir)
+    filesUnder(dir)
       .filter((f) => !f.endsWith('truth.json'))
-      .map((f) => [path.relative(dir, f), readFileSync(f, 'utf8')]),
+      .map((f) => [f, readFileSync(path.join(dir, f), 'utf8')]),
   );
   const job = analyseTexts(files);
   const tl = buildTimeline(job, diagnose(job).thresholds);
