@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { analyseTexts, corpusText } from './helpers';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { CAPTURED, analyseTexts, corpusText } from './helpers';
 
 // Several agents in one unlabelled file (src/core/extract/agentRoute.ts), from a real torch 2.6 run: the four
 // node logs of torch2.6-s4_c10d_join_timeout30_node3_late (c10d, endpoint node0, node3 launched 45 s late), put
@@ -57,5 +59,32 @@ describe('agents in one unlabelled file', () => {
     expect(lags[0]).toBe(0);
     expect(lags[1]).toBeGreaterThan(0.9);
     expect(lags[1]).toBeLessThan(1.1);
+  });
+});
+
+// Before torch 2.5 nothing on a line names the agent that printed it. A static agent's launch block still says
+// its rank (`rdzv_configs : {'rank': 3, …}`), so an unlabelled Slurm output holding every node of the real
+// 1.13 run torch1.13-static-nonhost-late-fail (4 nodes, untimed, node3 launched 320 s late) holds four agents:
+// none of the four is missing, and with no times nothing says which one was late.
+describe('agents in one unlabelled file without process ids', () => {
+  const dir = path.join(CAPTURED, 'torch1.13-static-nonhost-late-fail');
+  const text = NODES.map((f) => readFileSync(path.join(dir, f), 'utf8')).join('');
+
+  it('counts every launch block of its own static rank as an agent, so no node is missing', () => {
+    const job = analyseTexts({ 'slurm-5511.out': text });
+    expect(job.nodes).toHaveLength(1);
+    expect(job.nodes[0]!.agents).toBe(4);
+    expect(job.missingCount).toBe(0);
+    expect(job.verdict).toBe('failed');
+    expect(job.failure?.stage).toBe('rank-assignment');
+    // No times, no labels: the late one cannot be told, and no node is blamed.
+    expect(job.failure?.lateNodes ?? []).toEqual([]);
+    expect(job.failure?.absent ?? []).toEqual([]);
+  });
+
+  it('a node run again in one log keeps its rank: one agent', () => {
+    const node1 = readFileSync(path.join(dir, 'node1.log'), 'utf8');
+    const job = analyseTexts({ 'train.log': node1 + node1 });
+    expect(job.nodes[0]!.agents).toBe(1);
   });
 });

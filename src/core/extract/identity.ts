@@ -11,7 +11,8 @@ import type { StreamState } from './stream';
 const RDZV_RANK = /'rank':\s*(\d{1,7})/;
 const NODE_RANK_FLAG = /--node[_-]rank[= ](\d{1,7})/;
 
-function read(rule: IdentityField, e: LogEvent): string | null {
+/** The value an identity rule reads from an event's field (a rank inside an rdzv_configs dict, a flag's value…). */
+export function identityValue(rule: IdentityField, e: LogEvent): string | null {
   const raw = e.fields[rule.field];
   if (raw === undefined) return null;
   switch (rule.read) {
@@ -59,7 +60,7 @@ export function contentHints(s: StreamState): IdentityHint[] {
     const fx = ENTRY.get(e.id)?.effects;
     if (!fx) continue;
     for (const rule of fx.identity ?? []) {
-      const value = read(rule, e);
+      const value = identityValue(rule, e);
       if (value === null) continue;
       if (!rule.onlyIfSole) add(hint(rule.kind, value, evidenceOf(rule, e, value), 'high'));
       else {

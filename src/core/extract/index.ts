@@ -1,4 +1,11 @@
-import { CATALOGUE, ENTRY, isLauncherText, isTorchEvidence, type CatalogueEntry } from '../catalogue';
+import {
+  CATALOGUE,
+  ENTRY,
+  isLauncherText,
+  isTorchEvidence,
+  type CatalogueEntry,
+  type IdentityField,
+} from '../catalogue';
 import { DigestSniffer } from '../digest';
 import { MAX_ERROR_FILE_BYTES, isErrorFile, readErrorFile } from '../errorFile';
 import { sentence } from '../../i18n/sentence';
@@ -7,7 +14,7 @@ import { LineScanner, streamLabelProbe, type ScannedLine } from '../lineScanner'
 import type { FailureStage, FileExtract, IdentityHint, LogEvent, StreamExtract } from '../model';
 import { WrapperMemory, parsePrefixes, type ParsedLine } from '../prefixes';
 import { AgentRoute } from './agentRoute';
-import { contentHints } from './identity';
+import { contentHints, identityValue } from './identity';
 import { everEnded, keepEvent, sawStage, settleKept } from './keep';
 import { firstEntry, firstEntryOf } from './match';
 import { errorFileProblem, problemOf } from './problems';
@@ -292,9 +299,10 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
     if (!owner || l.line - owner.line > (entry.maxDistance ?? 20) || !fields.key || fields.key in owner.fields) return;
     owner.fields[fields.key] = fields.val ?? '';
     (owner.blockLines ??= {})[fields.key] = { line: l.line, text: cutText(l.text) };
-    // A rank printed in a block (the rendezvous result's group_rank) tells agents apart like one on the line.
-    const rule = ENTRY.get(owner.id)?.effects?.identity?.find((r) => r.field === fields.key && r.kind === 'group-rank');
-    if (rule) noteAgent(s, `group_rank@${owner.fields.restart_count ?? '0'}`, (fields.val ?? '').trim());
+    // A rank printed in a block (the rendezvous result's group_rank, the static rank in a launch block's
+    // rdzv_configs) tells agents apart like one on the line.
+    for (const rule of ENTRY.get(owner.id)?.effects?.identity ?? [])
+      if (rule.field === fields.key) noteRankSign(s, rule, owner, owner.fields.restart_count);
   };
 
   const makeEvent = (entry: CatalogueEntry, l: ScannedLine, p: ParsedLine, fields: Record<string, string>) => {
@@ -491,8 +499,20 @@ function closeCutTraceback(s: StreamState): void {
 function agentCount(s: StreamState): number {
   let n = 1;
   for (const [kind, values] of s.agentKeys)
-    if (kind.startsWith('group_rank@') || kind === 'c10d-host') n = Math.max(n, values.size);
+    if (kind.startsWith('group_rank@') || kind === 'c10d-host' || kind === 'node-rank') n = Math.max(n, values.size);
   return Math.max(n, s.agentKeys.get('concurrent-launch')?.size ?? 0);
+}
+
+/**
+ * A rank that names one agent: a group rank is per rendezvous round (a restarted job's rounds reassign them);
+ * a node rank (static `rdzv_configs` rank, `--node_rank`) is the agent's for good, so reruns of one node in a
+ * log share it while the four agents of an unlabelled `srun` output give four.
+ */
+function noteRankSign(s: StreamState, rule: IdentityField, ev: LogEvent, round: string | undefined): void {
+  if (rule.kind !== 'group-rank' && rule.kind !== 'node-rank') return;
+  const value = identityValue(rule, ev);
+  if (value === null) return;
+  noteAgent(s, rule.kind === 'group-rank' ? `group_rank@${round ?? '0'}` : 'node-rank', value);
 }
 
 /** Record the signs of which agent printed an event: the host of its c10d node id, a launch block of its own. */
@@ -501,7 +521,7 @@ function noteAgentSigns(s: StreamState, entry: CatalogueEntry, ev: LogEvent): vo
     const raw = ev.fields[rule.field];
     if (raw === undefined) continue;
     if (rule.read === 'c10d-node-id') noteAgent(s, 'c10d-host', hostFromNodeId(raw));
-    if (rule.kind === 'group-rank') noteAgent(s, `group_rank@${ev.fields.round ?? '0'}`, raw.trim());
+    noteRankSign(s, rule, ev, ev.fields.round);
   }
   if (BLOCK_HEADS.has(entry.id) && entry.kind === 'launch') {
     // A second launch block before the first agent ended (no exit or failure yet) is another agent.
