@@ -418,27 +418,32 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
 /** Streams as the job builder gets them: with identity, cut tracebacks closed, empty labelled ones dropped. */
 function finishStreams(file: string, states: StreamState[]): StreamExtract[] {
   const pathHints = hintsFromPath(file);
-  const out: StreamExtract[] = [];
   // Another program's sign anywhere in the file speaks for all of it: its own lines may carry a host label
   // (`gpu-hx3: Test NCCL failure …`) that keys a stream of their own.
   const foreign = states.some((s) => s.foreign);
+  const kept: StreamState[] = [];
   for (const s of states) {
     if (!foreign) for (const why of s.weakEvidence) noteEvidence(s, why);
     closeDump(s);
     settleKept(s);
     // A labelled stream with no recognised line of its own is noise of the label, not a node.
     if (s.x.stream !== '' && s.x.events.length === 0 && s.x.torchEvidence.length === 0) continue;
+    kept.push(s);
+  }
+  // Drop the unlabelled remainder of a labelled file when it holds nothing of its own.
+  const holds = (s: StreamState) => s.x.stream !== '' || s.x.events.length > 0 || s.x.torchEvidence.length > 0;
+  const streams = kept.length === 1 ? kept : kept.filter(holds);
+  for (const s of streams) {
     closeCutTraceback(s);
     s.x.agents = agentCount(s);
+    // The file's name names its stream when it holds one (a node's own log whose every line a tool labelled).
     s.x.identity = [
-      ...(s.x.stream === '' || states.length === 1 ? pathHints : []),
+      ...(s.x.stream === '' || streams.length === 1 ? pathHints : []),
       ...contentHints(s),
       ...labelHints(file, s),
     ];
-    out.push(s.x);
   }
-  // Drop the unlabelled remainder of a labelled file when it holds nothing of its own.
-  return out.filter((x) => x.stream !== '' || x.events.length > 0 || x.torchEvidence.length > 0 || out.length === 1);
+  return streams.map((s) => s.x);
 }
 
 function labelHints(file: string, s: StreamState): IdentityHint[] {

@@ -136,7 +136,8 @@ export function nodeIdOf(g: NodeGroup): string {
   const label = g.identity.find((h) => h.kind === 'label' && !h.value.startsWith('local_rank'));
   if (label) {
     const [file, lab] = label.value.split('#');
-    return name && g.streams.length === 1 && g.streams[0]!.stream === '' ? name.value : `${stemOf(file!)}:${lab}`;
+    // A name from the file's path reaches a labelled stream only when the stream is the file's one node.
+    return name && g.streams.length === 1 ? name.value : `${stemOf(file!)}:${lab}`;
   }
   if (name) return name.value;
   const rank = bestHint(g.identity, 'group-rank') ?? bestHint(g.identity, 'node-rank');

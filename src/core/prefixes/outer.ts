@@ -41,6 +41,11 @@ export const OUTER_PREFIXES: PrefixRow[] = [
       '2025-03-27 17:31:09.952  host-23 I0327 09:31:09.951000 1 torch/distributed/run.py:675] Using nproc_per_node=8.',
     ],
     splitsStream: true,
+    // The collector stamps indented lines too (a launch-config field); one space after the host, not the indent.
+    continuation: {
+      re: /^(?<t>(?<Y>\d{4})-(?<M>\d{2})-(?<D>\d{2}) (?<h>\d{2}):(?<m>\d{2}):(?<s>\d{2})\.(?<f>\d{3,6})) +(?<host>[A-Za-z][\w.-]{0,62}\d[\w.-]{0,62}) /,
+      key: (g) => g.host!,
+    },
   },
   {
     // `| ts '[%Y-%m-%d %H:%M:%S]'` style stamping of a whole stream.
@@ -59,6 +64,8 @@ export const OUTER_PREFIXES: PrefixRow[] = [
     apply: () => {},
     samples: ['> torch.distributed.elastic.rendezvous.api.RendezvousTimeoutError'],
     lineStartOnly: true,
+    // A quoted launch block keeps its indentation: `>   entrypoint       : train.py`.
+    continuation: { re: /^(?:> ?){1,6}/, key: () => '' },
   },
   {
     id: 'notebook',
@@ -94,7 +101,8 @@ export const OUTER_PREFIXES: PrefixRow[] = [
   {
     // grep over several files: `node3.out:` (with -n, `node3.out:120:`).
     id: 'grep',
-    re: /^(?<file>[\w./-]{1,200}\.(?:log|out|err|txt|stdout|stderr)):(?:\d{1,9}:)?(?!\d)/,
+    // Without -n the line may begin with a digit only as a date (kubectl logs --timestamps saved to files).
+    re: /^(?<file>[\w./-]{1,200}\.(?:log|out|err|txt|stdout|stderr)):(?:\d{1,9}:|(?!\d)|(?=\d{4}-\d\d-\d\d))/,
     apply: (g, out) => {
       out.host = g.file!;
       out.hostKeysStream = true;
@@ -102,6 +110,7 @@ export const OUTER_PREFIXES: PrefixRow[] = [
     },
     samples: [
       'logs/node2.log:E1201 09:00:01.116000 882 torch/distributed/elastic/agent/server/api.py:689] Error waiting on exit barrier. Elapsed: 300.1 seconds',
+      'node0.log:14:2026-11-29T19:28:27.521333963Z INFO:torch.distributed.launcher.api:Starting elastic_operator with launch configs:',
     ],
     splitsStream: true,
     lineStartOnly: true,
@@ -167,6 +176,8 @@ export const OUTER_PREFIXES: PrefixRow[] = [
     apply: (g, out) => {
       out.host ??= `${g.app}/${g.idx}`;
       out.hostKeysStream = true;
+      // An app and its replica index, not a host name: it tells the replicas apart only.
+      out.hostIsLabel = true;
       if (g.lr !== undefined) out.tee ??= { role: g.app!, localRank: num(g.lr) };
     },
     samples: [
@@ -174,6 +185,11 @@ export const OUTER_PREFIXES: PrefixRow[] = [
       "app/1 [default1]:[rank9]:I1201 09:40:01.003000 44 torch/distributed/elastic/agent/server/api.py:525] [default] Rendezvous'ing worker group",
     ],
     splitsStream: true,
+    // torchx prefixes every line of a replica: its traceback frames and launch-config fields too.
+    continuation: {
+      re: /^(?<app>[A-Za-z_][\w-]{0,62})\/(?<idx>\d{1,6}) (?:\[(?<lr>\d{1,4})\]:)?/,
+      key: (g) => `${g.app}/${g.idx}`,
+    },
   },
   {
     // Ray actors: `(RayTrainWorker pid=123, ip=10.0.0.2) `. Actors on the head node print no ip.

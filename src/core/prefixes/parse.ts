@@ -41,17 +41,37 @@ function empty(): ParsedLine {
   };
 }
 
+/** Rows whose label also stands before lines their own regex does not accept (types.ts `continuation`). */
+const CONTINUED_ROWS = OUTER_PREFIXES.filter((r) => r.continuation);
+
 /** Peel outer prefixes at the start of `rest`; returns what is left. */
-function peelOuter(rest: string, out: ParsedLine): string {
+function peelOuter(rest: string, out: ParsedLine, labels?: WrapperMemory): string {
   for (let depth = 0; depth < MAX_OUTER; depth++) {
-    const r = matchOuter(rest, out);
+    const r = matchOuter(rest, out, labels) ?? (labels ? matchContinued(rest, out, labels) : null);
     if (!r) break;
     rest = rest.slice(r.len);
   }
   return rest;
 }
 
-function matchOuter(rest: string, out: ParsedLine): { len: number } | null {
+/** A label this file has shown before known lines, in front of a line no row accepts (a frame, a field). */
+function matchContinued(rest: string, out: ParsedLine, labels: WrapperMemory): { len: number } | null {
+  for (const r of CONTINUED_ROWS) {
+    if (!labels.showedRow(r.id)) continue;
+    if (r.lineStartOnly && (out.tee || out.ranks.length || out.outer.includes('tee'))) continue;
+    const c = r.continuation!;
+    const m = c.re.exec(rest);
+    if (!m || m[0].length === 0) continue;
+    const g = m.groups ?? {};
+    if (!labels.showedLabel(r.id, c.key(g))) continue;
+    r.apply(g, out, m[0]);
+    out.outer.push(r.id);
+    return { len: m[0].length };
+  }
+  return null;
+}
+
+function matchOuter(rest: string, out: ParsedLine, labels?: WrapperMemory): { len: number } | null {
   // The first row that matches, then (when it does not count here) the next one after it.
   for (let hit = OUTER_SEARCH.first(rest); hit !== null; hit = OUTER_SEARCH.first(rest, hit.k + 1)) {
     const r = OUTER_PREFIXES[hit.k]!;
@@ -63,6 +83,7 @@ function matchOuter(rest: string, out: ParsedLine): { len: number } | null {
     if (r.accept && !r.accept(g)) continue;
     r.apply(g, out, m[0]);
     out.outer.push(r.id);
+    if (r.continuation && labels) labels.seeLabel(r.id, r.continuation.key(g));
     return { len: m[0].length };
   }
   return null;
@@ -99,7 +120,7 @@ function formatAtStart(rest: string, out: ParsedLine, anywhereRows = false): str
 
 export function parsePrefixes(line: string, wrappers?: WrapperMemory): ParsedLine {
   const out = empty();
-  let rest = peelOuter(line, out);
+  let rest = peelOuter(line, out, wrappers);
   let after = formatAtStart(rest, out);
   if (after !== null && STAMP_FORMATS.has(out.format!)) {
     // A bare date-time in front is a stamp some tool added; PyTorch's own format may stand behind it.
@@ -121,7 +142,7 @@ export function parsePrefixes(line: string, wrappers?: WrapperMemory): ParsedLin
       const n = wrappers.match(rest);
       if (n > 0) {
         out.wrapper = rest.slice(0, n);
-        rest = peelOuter(rest.slice(n), out);
+        rest = peelOuter(rest.slice(n), out, wrappers);
         after = formatAtStart(rest, out);
       }
     }

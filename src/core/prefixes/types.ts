@@ -57,4 +57,10 @@ export interface PrefixRow {
   msgPrefix?: (g: Groups) => string;
   /** Refuse a match whose group fails this test (hostnames that are really words). */
   accept?: (g: Groups) => boolean;
+  /**
+   * The row's label without what `re` requires after it, for the lines of a file that showed the label in front
+   * of a known line: the same job runner prints it before every traceback frame and launch-config field too.
+   * `key` names the label (its app and replica, its host) so only labels the file has shown are taken.
+   */
+  continuation?: { re: RegExp; key: (g: Groups) => string };
 }

@@ -5,6 +5,8 @@
 
 /** Shapes kept per file; a paste rarely has more than two or three. */
 const MAX_SHAPES = 8;
+/** Labels kept per file (a torchx app's replicas, a collector's hosts): one per node in the file. */
+const MAX_LABELS = 4096;
 /** A wrapper this long is probably message text, not a label. */
 const MAX_WRAPPER_CHARS = 120;
 
@@ -36,5 +38,24 @@ export class WrapperMemory {
 
   get size(): number {
     return this.shapes.length;
+  }
+
+  // Labels of known rows seen in this file (outer.ts `continuation`), by row and key: `torchx\ntrainer/0`.
+  private readonly labels = new Set<string>();
+  private readonly labelRows = new Set<string>();
+
+  seeLabel(row: string, key: string): void {
+    if (this.labels.size >= MAX_LABELS) return;
+    this.labels.add(`${row}\n${key}`);
+    this.labelRows.add(row);
+  }
+
+  /** The file showed some label of this row (cheap: asked for every line no row matched). */
+  showedRow(row: string): boolean {
+    return this.labelRows.size > 0 && this.labelRows.has(row);
+  }
+
+  showedLabel(row: string, key: string): boolean {
+    return this.labels.has(`${row}\n${key}`);
   }
 }

@@ -1,0 +1,115 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { LineScanner, streamLabelProbe } from '../src/core/lineScanner';
+import type { JobModel } from '../src/core/model';
+import { CAPTURED, analyseTexts, filesUnder } from './helpers';
+
+// A tool that labels a node's output puts its label before every line, not only before PyTorch's formatted
+// ones: torchx's `trainer/0 `, a quote marker `> `, grep's `node0.log:14:` (shapes: shared/docs/
+// real-world-variants.md, "Added in front by launchers" and "Also seen"). The lines behind the label that carry
+// no format (traceback frames, launch-config fields, the exception) must read as they do unlabelled: the real
+// captured runs below, labelled the way each tool does it, give the same verdict, stage and culprit as bare.
+
+const stem = (f: string) => path.basename(f).replace(/\.[^.]+$/, '');
+
+function run(scenario: string): Record<string, string> {
+  const dir = path.join(CAPTURED, scenario);
+  const files: Record<string, string> = {};
+  for (const f of filesUnder(dir)) if (/\.(log|out)$/.test(f)) files[f] = readFileSync(path.join(dir, f), 'utf8');
+  return files;
+}
+
+function label(files: Record<string, string>, f: (line: string, i: number, file: string, k: number) => string) {
+  const out: Record<string, string> = {};
+  Object.entries(files).forEach(([file, text], k) => {
+    const lines = text.split('\n');
+    const last = lines.length - 1;
+    out[file] = lines.map((l, i) => (i === last && l === '' ? l : f(l, i, file, k))).join('\n');
+  });
+  return out;
+}
+
+/** Verdict, stage and the culprits by the file each was read from (a label may name the node differently). */
+function reading(job: JobModel): string {
+  const files = (id: string) =>
+    job.nodes
+      .find((n) => n.id === id)
+      ?.files.map(stem)
+      .join('+') ?? id;
+  const culprits = [...(job.failure?.lateNodes ?? []).map(files), ...(job.failure?.absent ?? [])].sort();
+  return `${job.verdict} ${job.failure?.stage ?? '-'} [${culprits.join(', ')}]`;
+}
+
+const SCENARIOS = [
+  'torch2.6-c10d-nonhost-late-fail',
+  'torch2.6-c10d-host-late-fail',
+  'torch2.6-static-host-late-fail',
+  'torch2.6-static-never-starts',
+  'torch1.13-static-host-late-fail',
+  'torch1.13-static-nonhost-late-fail',
+  'torch1.13-static-rank-assignment-300s',
+  'torch1.13-c10d-crash-before-pg-init',
+  'torch1.13-c10d-restart-once',
+];
+
+describe('a label before every line of a node', () => {
+  for (const scenario of SCENARIOS) {
+    const bare = run(scenario);
+    const want = reading(analyseTexts(bare));
+
+    // torchx labels a process's own output; a run captured through kubectl's timestamps is not that.
+    const stamped = Object.values(bare).some((t) => /^\d{4}-/.test(t));
+    if (!stamped)
+      it(`${scenario}: torchx's app/replica label`, () => {
+        const job = analyseTexts(label(bare, (l, _i, _f, k) => `trainer/${k} ${l}`));
+        expect(reading(job)).toBe(want);
+      });
+
+    it(`${scenario}: quoted from an e-mail`, () => {
+      expect(reading(analyseTexts(label(bare, (l) => `> ${l}`)))).toBe(want);
+    });
+
+    it(`${scenario}: grep -n over the node files`, () => {
+      const job = analyseTexts(label(bare, (l, i, f) => `${path.basename(f)}:${i + 1}:${l}`));
+      expect(reading(job)).toBe(want);
+    });
+  }
+
+  it('names a node whose every line carries one label by its file, so a missing one is named like its siblings', () => {
+    const job = analyseTexts(label(run('torch2.6-static-never-starts'), (l, _i, _f, k) => `${k}: ${l}`));
+    expect(job.nodes.map((n) => n.id).sort()).toEqual(['node0', 'node1', 'node2']);
+    expect(job.missingNodes).toEqual(['node3 (group_rank 3)']);
+  });
+});
+
+describe('the stream probe behind a label', () => {
+  const handed = (lines: string[]) => {
+    const seen: number[] = [];
+    const s = new LineScanner(['Rendezvous'], (l) => seen.push(l.line), {});
+    s.setStreamProbe(streamLabelProbe());
+    s.push(new TextEncoder().encode(lines.join('\n') + '\n'));
+    s.finish();
+    return seen;
+  };
+
+  it("hands on the first line of each torchx replica and each grep'd file, not each grep line number", () => {
+    expect(
+      handed([
+        'trainer/0 Rendezvous',
+        'trainer/0 noise',
+        'trainer/1 noise',
+        'trainer/1 more',
+        'node0.log:7:noise',
+        'node0.log:8:noise',
+        'node1.log:2026-11-29T19:28:27.521333963Z noise',
+      ]),
+    ).toEqual([1, 3, 5, 7]);
+  });
+
+  it("tells apart the Slurm tasks inside one grep'd file", () => {
+    expect(handed(['slurm-88.out:10:0: Rendezvous', 'slurm-88.out:11:0: noise', 'slurm-88.out:12:1: noise'])).toEqual([
+      1, 3,
+    ]);
+  });
+});
