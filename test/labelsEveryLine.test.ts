@@ -76,6 +76,19 @@ describe('a label before every line of a node', () => {
     });
   }
 
+  it("keeps a job script's first lines, before torchx's label is known, with the node they came from", () => {
+    // Each node's file starts with the script's own `Job N step 0 on nodeK` and `START: <date>` lines (the only
+    // clock of an untimed 1.13 run): under torchx's label they are still that node's launch.
+    const dir = path.join(CAPTURED, '..', 'excerpts', 'slurm-1.13-c10d-untimed-script-date-node3-late');
+    const bare: Record<string, string> = {};
+    for (const f of filesUnder(dir)) if (f.endsWith('.out')) bare[f] = readFileSync(path.join(dir, f), 'utf8');
+    const want = reading(analyseTexts(bare));
+    expect(want).toBe('failed rendezvous-timeout [node3]');
+    const job = analyseTexts(label(bare, (l, _i, _f, k) => `trainer/${k} ${l}`));
+    expect(job.nodes).toHaveLength(4);
+    expect(reading(job)).toBe(want);
+  });
+
   it('names a node whose every line carries one label by its file, so a missing one is named like its siblings', () => {
     const job = analyseTexts(label(run('torch2.6-static-never-starts'), (l, _i, _f, k) => `${k}: ${l}`));
     expect(job.nodes.map((n) => n.id).sort()).toEqual(['node0', 'node1', 'node2']);

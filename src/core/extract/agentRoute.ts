@@ -15,6 +15,10 @@ const SLURM_OUTPUT = /(?:^|[\\/])slurm-\d{1,12}(?:_\d{1,9})?\.out$/;
 /** Agents told apart per file; past this, later agents stay with the last one (a file of noise). */
 const MAX_AGENTS = 4096;
 
+/** The stream key of a later agent told apart by its pid (not a label a wrapper printed). */
+const AGENT_KEY = 'pid ';
+export const isAgentKey = (key: string): boolean => key.startsWith(AGENT_KEY);
+
 export class AgentRoute {
   /** The stream key of each agent's pid: the first agent keeps the unlabelled stream (''). */
   private readonly pids = new Map<number, string>();
@@ -43,7 +47,7 @@ export class AgentRoute {
       return (this.current = '');
     }
     const another = this.pids.size < MAX_AGENTS && (this.scheduler || !ended(this.current));
-    const key = another ? `pid ${pid}` : this.current;
+    const key = another ? `${AGENT_KEY}${pid}` : this.current;
     this.pids.set(pid, key);
     return (this.current = key);
   }

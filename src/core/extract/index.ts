@@ -13,7 +13,7 @@ import { hint, hintsFromPath, hostFromNodeId } from '../identity';
 import { LineScanner, streamLabelProbe, type ScannedLine } from '../lineScanner';
 import type { FailureStage, FileExtract, IdentityHint, LogEvent, StreamExtract } from '../model';
 import { WrapperMemory, parsePrefixes, type ParsedLine } from '../prefixes';
-import { AgentRoute } from './agentRoute';
+import { AgentRoute, isAgentKey } from './agentRoute';
 import { contentHints, identityValue } from './identity';
 import { everEnded, keepEvent, sawStage, settleKept } from './keep';
 import { firstEntry, firstEntryOf } from './match';
@@ -443,7 +443,46 @@ function finishStreams(file: string, states: StreamState[]): StreamExtract[] {
       ...labelHints(file, s),
     ];
   }
-  return streams.map((s) => s.x);
+  return withOneLabel(
+    streams.map((s) => s.x),
+    pathHints,
+  );
+}
+
+/**
+ * A file of one node whose tool labels every line (torchx's `trainer/0 `) shows the label to the reader only
+ * once a line behind it is one a row knows; what came before (a job script's `date`, its first lines) went to
+ * the unlabelled stream. With one label in the file, that head is the same node: one stream, not two.
+ */
+function withOneLabel(streams: StreamExtract[], pathHints: IdentityHint[]): StreamExtract[] {
+  const rest = streams.find((x) => x.stream === '');
+  const labelled = streams.filter((x) => x.stream !== '');
+  if (!rest || labelled.length !== 1 || isAgentKey(labelled[0]!.stream)) return streams;
+  const one = labelled[0]!;
+  // Only the head of the file, before the label was first known: not a stray labelled line in another's log.
+  const from = one.firstLine?.line ?? 0;
+  if (rest.events.some((e) => e.line > from)) return streams;
+  const ids = [...pathHints, ...one.identity, ...rest.identity];
+  const seen = new Set<string>();
+  const formats = { ...one.formats };
+  for (const [f, n] of Object.entries(rest.formats)) formats[f] = (formats[f] ?? 0) + n;
+  const first = [one.firstLine, rest.firstLine].filter((l) => l !== null).sort((a, b) => a.line - b.line);
+  return [
+    {
+      ...one,
+      events: [...rest.events, ...one.events].sort((a, b) => a.line - b.line),
+      identity: ids.filter((h) => {
+        const k = `${h.kind}\n${h.value}`;
+        return seen.has(k) ? false : (seen.add(k), true);
+      }),
+      firstLine: first[0] ?? null,
+      lastLine: [one.lastLine, rest.lastLine].filter((l) => l !== null).sort((a, b) => b.line - a.line)[0] ?? null,
+      lineCount: one.lineCount + rest.lineCount,
+      formats,
+      torchEvidence: [...one.torchEvidence, ...rest.torchEvidence].slice(0, MAX_EVIDENCE_REASONS),
+      agents: Math.max(one.agents, rest.agents),
+    },
+  ];
 }
 
 function labelHints(file: string, s: StreamState): IdentityHint[] {

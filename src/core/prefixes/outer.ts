@@ -172,7 +172,7 @@ export const OUTER_PREFIXES: PrefixRow[] = [
   {
     // torchx / NeMo-Run: `trainer/0 [0]:` (app, replica, local rank) or `app/0 ` before a prefix.
     id: 'torchx',
-    re: /^(?<app>[A-Za-z_][\w-]{0,62})\/(?<idx>\d{1,6}) (?:\[(?<lr>\d{1,4})\]:)?(?=\[|\(|[VIWECF]\d{4} |(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)[: ]|\S*(?:Error|Exception)\b)/,
+    re: /^(?<app>[A-Za-z_][\w-]{0,62})\/(?<idx>\d{1,6}) (?:\[(?<lr>\d{1,4})\]:)?(?=\[|\(|[VIWECF]\d{4} |(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)[: ]|\S*(?:Error|Exception)\b|Traceback \(most recent call last\):| {2}File ")/,
     apply: (g, out) => {
       out.host ??= `${g.app}/${g.idx}`;
       out.hostKeysStream = true;
@@ -183,6 +183,7 @@ export const OUTER_PREFIXES: PrefixRow[] = [
     samples: [
       'trainer/0 [0]:[rank0]:[W1201 09:40:02.118220331 socket.cpp:752] [c10d] The client socket has failed to connect to [trainer-0.ft.svc]:29500 (errno: 113 - No route to host).',
       "app/1 [default1]:[rank9]:I1201 09:40:01.003000 44 torch/distributed/elastic/agent/server/api.py:525] [default] Rendezvous'ing worker group",
+      'trainer/1 Traceback (most recent call last):',
     ],
     splitsStream: true,
     // torchx prefixes every line of a replica: its traceback frames and launch-config fields too.
