@@ -43,6 +43,7 @@ function reading(job: JobModel): string {
 
 const SCENARIOS = [
   'torch2.6-c10d-nonhost-late-fail',
+  'torch1.13-c10d-host-late-fail',
   'torch2.6-c10d-host-late-fail',
   'torch2.6-static-host-late-fail',
   'torch2.6-static-never-starts',
@@ -58,8 +59,8 @@ describe('a label before every line of a node', () => {
     const bare = run(scenario);
     const want = reading(analyseTexts(bare));
 
-    // torchx labels a process's own output; a run captured through kubectl's timestamps is not that.
-    const stamped = Object.values(bare).some((t) => /^\d{4}-/.test(t));
+    // torchx labels a process's own output; a run captured through kubectl's timestamps or srun's labels is not that.
+    const stamped = Object.values(bare).some((t) => /^\d{4}-|^\d{1,5}: /.test(t));
     if (!stamped)
       it(`${scenario}: torchx's app/replica label`, () => {
         const job = analyseTexts(label(bare, (l, _i, _f, k) => `trainer/${k} ${l}`));
@@ -68,6 +69,12 @@ describe('a label before every line of a node', () => {
 
     it(`${scenario}: quoted from an e-mail`, () => {
       expect(reading(analyseTexts(label(bare, (l) => `> ${l}`)))).toBe(want);
+    });
+
+    // An issue's code block indented by four spaces (NVIDIA/nccl#1409 pastes its `[rank7]:` lines so): Slurm
+    // labels, kubectl timestamps and exception lines count at a line's start again once the indent is removed.
+    it(`${scenario}: indented by four spaces`, () => {
+      expect(reading(analyseTexts(label(bare, (l) => (l ? `    ${l}` : l))))).toBe(want);
     });
 
     it(`${scenario}: grep -n over the node files`, () => {

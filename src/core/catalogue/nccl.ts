@@ -177,11 +177,13 @@ export const NCCL: CatalogueEntry[] = [
     id: 'nccl-tests',
     kind: 'info',
     anchors: ['# nThread ', 'Test NCCL failure '],
-    pattern: '^(?:# nThread \\d{1,6} nGpus \\d{1,6}|Test NCCL failure \\w{1,40}\\.cu:\\d{1,6})',
+    // A paste's indentation may stand before the header, which comes before any line the indent is learned from.
+    pattern: '^[ \\t]{0,16}(?:# nThread \\d{1,6} nGpus \\d{1,6}|Test NCCL failure \\w{1,40}\\.cu:\\d{1,6})',
     samples: [
       '# nThread 1 nGpus 1 minBytes 8 maxBytes 134217728 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0',
       // The test's own failure report, which a paste often keeps without the header (NVIDIA/nccl-tests issue 231).
       "gpu-hx3: Test NCCL failure common.cu:997 'internal error'",
+      '    # nThread 1 nGpus 8 minBytes 8 maxBytes 134217728 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0',
     ],
     effects: { foreign: true, notTorchEvidence: true },
     versions: 'nccl-tests',

@@ -118,7 +118,32 @@ function formatAtStart(rest: string, out: ParsedLine, anywhereRows = false): str
   return (r.msgPrefix?.(hit.m.groups ?? {}) ?? '') + rest.slice(hit.m[0].length);
 }
 
+/** Indented lines looked at for a paste's indentation per file: a paste's block starts near its top. */
+const MAX_INDENT_TRIES = 64;
+const LEADING_BLANKS = /^[ \t]{2,16}(?=\S)/;
+
+/**
+ * A paste's indentation before a known prefix (`    1: INFO:torch…`, `    2026-…Z I1201 …`): the file's
+ * WrapperMemory learns it, once. Only lines that start blank and show nothing known are looked at.
+ */
+function learnIndent(line: string, wrappers: WrapperMemory): boolean {
+  if (wrappers.indent !== '' || wrappers.indentTries >= MAX_INDENT_TRIES) return false;
+  wrappers.indentTries++;
+  const m = LEADING_BLANKS.exec(line);
+  if (!m) return false;
+  const inner = line.slice(m[0].length);
+  if (OUTER_SEARCH.first(inner) === null && FORMAT_SEARCH.first(inner) === null) return false;
+  wrappers.indent = m[0];
+  return true;
+}
+
 export function parsePrefixes(line: string, wrappers?: WrapperMemory): ParsedLine {
+  if (wrappers) {
+    line = wrappers.dedent(line);
+    const c = line.charCodeAt(0);
+    if ((c === 0x20 || c === 0x09) && wrappers.indent === '' && learnIndent(line, wrappers))
+      line = wrappers.dedent(line);
+  }
   const out = empty();
   let rest = peelOuter(line, out, wrappers);
   let after = formatAtStart(rest, out);

@@ -40,6 +40,19 @@ export class WrapperMemory {
     return this.shapes.length;
   }
 
+  /**
+   * The indentation a paste put before every line (a Markdown code block indented by four spaces, a quoted
+   * block in an issue form): learned from the first line whose known prefix stands behind it, then removed
+   * from every line that has it, so labels and formats that only count at a line's start are read again.
+   */
+  indent = '';
+  /** Indented lines with nothing known at their start looked at so far (learning stops after a few). */
+  indentTries = 0;
+
+  dedent(line: string): string {
+    return this.indent !== '' && line.startsWith(this.indent) ? line.slice(this.indent.length) : line;
+  }
+
   // Labels of known rows seen in this file (outer.ts `continuation`), by row and key: `torchx\ntrainer/0`.
   private readonly labels = new Set<string>();
   private readonly labelRows = new Set<string>();
