@@ -77,6 +77,12 @@ describe('a label before every line of a node', () => {
       expect(reading(analyseTexts(label(bare, (l) => (l ? `    ${l}` : l))))).toBe(want);
     });
 
+    // Pasted with the indentation lost (real-world-variants.md, "traceback indentation stripped"): the launch
+    // block's fields still name the node's rank.
+    it(`${scenario}: indentation stripped`, () => {
+      expect(reading(analyseTexts(label(bare, (l) => l.trimStart())))).toBe(want);
+    });
+
     it(`${scenario}: grep -n over the node files`, () => {
       const job = analyseTexts(label(bare, (l, i, f) => `${path.basename(f)}:${i + 1}:${l}`));
       expect(reading(job)).toBe(want);

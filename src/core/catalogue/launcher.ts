@@ -68,9 +68,12 @@ export const LAUNCHER: CatalogueEntry[] = [
     id: 'launch-config-field',
     kind: 'field',
     anchors: LAUNCH_KEYS.map((k) => `${k} `),
-    pattern: `^\\s+(?<key>${LAUNCH_KEYS.join('|')}) {0,20}: (?<val>.*)$`,
+    // `\s*`: a paste may lose the indentation (real-world-variants.md: "traceback indentation stripped"); only
+    // lines within maxDistance of a launch block are read as its fields.
+    pattern: `^\\s*(?<key>${LAUNCH_KEYS.join('|')}) {0,20}: (?<val>.*)$`,
     samples: [
       '  entrypoint       : train.py',
+      "rdzv_configs     : {'rank': 2, 'timeout': 900}",
       "I1129 18:29:55.434000 943 torch/distributed/launcher/api.py:194]   rdzv_configs     : {'timeout': '30', 'rank': 0}",
     ],
     blockOf: 'launch-config',
