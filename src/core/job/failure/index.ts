@@ -5,9 +5,9 @@ import type { LimitInForce } from '../../thresholds';
 import { reachedStore } from '../storeHost';
 import { restartCause, workerCrash } from './crash';
 import { findCulprits } from './culprits';
-import { limitFired } from './limit';
 import { nodeFailure, stillConnecting } from './own';
 import { chooseStage, isConnectFailure, type StageChoice } from './stage';
+import { limitFired, limitInForceFor } from './limit';
 import { bogusHost, LOOPBACK, loopbackEndpoint, sameHost } from './address';
 import { CONNECT_STAGES, WAIT_STAGES, type NodeView } from './view';
 
@@ -171,7 +171,7 @@ export function analyseFailure(x: FailureInput): { failure: Failure | null; note
           { code: 'worker-crash', values: { nodes: crash.crashers, waiters: crash.waiters, stage: crash.waitStage } },
         ],
       }
-    : chooseStage(x.views, own, host, reachedBy);
+    : chooseStage(x.views, own, host, reachedBy, (stage) => limitInForceFor(stage, x.facts, x.limits));
   const { stage, pool } = choice;
   const viewOf = new Map(x.views.map((v) => [v.node.id, v]));
   const firedBy = (ids: string[]) => ids.map((id) => ({ view: viewOf.get(id)!, event: own.get(id)! }));

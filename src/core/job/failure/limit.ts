@@ -34,6 +34,13 @@ function limitIdFor(stage: FailureStage, dynamic: boolean, storeSync: boolean): 
   }
 }
 
+/** The seconds of the limit a stage waits against, as in force for this job (printed, or the default). */
+export function limitInForceFor(stage: FailureStage, facts: JobFacts, limits: LimitInForce[]): number | null {
+  const dynamic = facts.backend === 'c10d' || facts.backend === 'etcd-v2';
+  const id = limitIdFor(stage, dynamic, hasStoreSync(facts));
+  return limits.find((l) => l.id === id)?.seconds ?? null;
+}
+
 /** A default the elapsed time contradicts by more than this factor is replaced by the elapsed time. */
 const CONTRADICTION = 0.6;
 /** Connect deadlines retried with back-off end up to ~2.5× late (2.6: 30 s ran 42–73 s), so they infer nothing. */

@@ -38,11 +38,31 @@ function lostInRendezvous(views: NodeView[]): string[] {
     .map((v) => v.node.id);
 }
 
+/**
+ * When a timeout with no time of its own fired: at least its limit after its wait began. The line above only
+ * bounds it from below (a store host that started late waits out its join timeout long after the clients that
+ * could not reach it gave up), so its wait's start, a line with a time of its own, plus the limit says more.
+ */
+function waitEnd(v: NodeView, e: LogEvent, limitSeconds: (stage: FailureStage) => number | null): number | null {
+  if (!WAIT_STAGES.includes(e.stage!) || !v.lowerBound(e)) return null;
+  const bound = v.timeOf(e);
+  const limit = limitSeconds(e.stage!);
+  if (bound === null || limit === null) return null;
+  let began: number | null = null;
+  for (const x of v.events)
+    if (x.file === e.file && x.line < e.line && WAIT_STARTS.has(x.kind) && x.clocks.length > 0) began = v.timeOf(x);
+  return began === null ? null : Math.max(bound, began + limit * 1000);
+}
+
+/** Where a node's waits begin, or after: its launch, its rendezvous (the rank exchange follows it closely). */
+const WAIT_STARTS = new Set<LogEvent['kind']>(['launch', 'rendezvous-begin', 'rendezvous-complete', 'workers-started']);
+
 export function chooseStage(
   views: NodeView[],
   own: Map<string, LogEvent>,
   host: NodeView | null,
   reachedBy: Set<string>,
+  limitSeconds: (stage: FailureStage) => number | null = () => null,
 ): StageChoice {
   const reasons: Reason[] = [];
   const viewOf = new Map(views.map((v) => [v.node.id, v]));
@@ -100,12 +120,15 @@ export function chooseStage(
   if (byStage.size === 1) return { stage: [...byStage.keys()][0]!, arrivedLate, pool, hostWasUp, reasons };
 
   if (pool.every(([id, e]) => timeOf(id, e) !== null)) {
-    const sorted = [...pool].sort((a, b) => timeOf(...a)! - timeOf(...b)!);
-    const t0 = timeOf(...sorted[0]!)!;
-    // Of the failures at the first moment, the one earliest in the startup.
+    const at = new Map(pool.map((c) => [c, waitEnd(viewOf.get(c[0])!, c[1], limitSeconds) ?? timeOf(...c)!]));
+    const sorted = [...pool].sort((a, b) => at.get(a)! - at.get(b)!);
+    const t0 = at.get(sorted[0]!)!;
+    // Of the failures at the first moment, the one earliest in the startup — after the waits that ended it: a
+    // client that lost the store when its host's timeout fired is that timeout seen from the client.
+    const lost = (e: LogEvent) => (effectsOf(e.id).store === 'lost' ? 1 : 0);
     const first = sorted
-      .filter((c) => timeOf(...c)! - t0 <= SAME_MOMENT_MS)
-      .sort((a, b) => PIPELINE.indexOf(a[1].stage!) - PIPELINE.indexOf(b[1].stage!))[0]!;
+      .filter((c) => at.get(c)! - t0 <= SAME_MOMENT_MS)
+      .sort((a, b) => lost(a[1]) - lost(b[1]) || PIPELINE.indexOf(a[1].stage!) - PIPELINE.indexOf(b[1].stage!))[0]!;
     reasons.push({ code: 'first-failure-in-time', values: { stage: first[1].stage!, node: first[0] } });
     return { stage: first[1].stage!, arrivedLate, pool, hostWasUp, reasons };
   }
