@@ -88,3 +88,28 @@ describe('agents in one unlabelled file without process ids', () => {
     expect(job.nodes[0]!.agents).toBe(1);
   });
 });
+
+// The same in a scheduler's output when the agents ran one after another: each block after the previous
+// agent's end is an agent of its own. The real 1.13 run torch1.13-static-host-late-fail (static, timeout=30,
+// the store host node0 launched 60 s after node1): the clients gave up before the host started, so an
+// unlabelled `srun` output holds node1's block, node2's, then node0's.
+describe('agents one after another in a Slurm output without process ids', () => {
+  const dir = path.join(CAPTURED, 'torch1.13-static-host-late-fail');
+  const block = (f: string) => readFileSync(path.join(dir, f), 'utf8');
+  const text = ['node1.log', 'node2.log', 'node0.log'].map(block).join('');
+
+  it('splits the blocks into nodes named by their ranks, and names the store host late', () => {
+    const job = analyseTexts({ 'slurm-7781.out': text });
+    expect(job.nodes.map((n) => n.id).sort()).toEqual(['node-rank-0', 'node-rank-1', 'node-rank-2']);
+    expect(job.nodes.every((n) => n.agents === 1)).toBe(true);
+    expect(job.verdict).toBe('failed');
+    expect(job.failure?.stage).toBe('store-connect');
+    expect(job.failure?.lateNodes).toEqual(['node-rank-0']);
+  });
+
+  it('an ordinary log keeps them as one node; a job script running one node again is not split', () => {
+    expect(analyseTexts({ 'train.log': text }).nodes).toHaveLength(1);
+    const again = block('node1.log') + block('node1.log');
+    expect(analyseTexts({ 'slurm-7782.out': again }).nodes).toHaveLength(1);
+  });
+});

@@ -17,7 +17,8 @@ const MAX_AGENTS = 4096;
 
 /** The stream key of a later agent told apart by its pid (not a label a wrapper printed). */
 const AGENT_KEY = 'pid ';
-export const isAgentKey = (key: string): boolean => key.startsWith(AGENT_KEY);
+/** A stream key the agents' own signs made (a pid here, a turn in agentTurns.ts), not a label a wrapper printed. */
+export const isAgentKey = (key: string): boolean => key.startsWith(AGENT_KEY) || key.startsWith('agent ');
 
 export class AgentRoute {
   /** The stream key of each agent's pid: the first agent keeps the unlabelled stream (''). */
@@ -28,6 +29,11 @@ export class AgentRoute {
 
   constructor(file: string) {
     this.scheduler = SLURM_OUTPUT.test(file);
+  }
+
+  /** The file holds a scheduler's output of several tasks (its name, or srun's own lines in it). */
+  get schedulerOutput(): boolean {
+    return this.scheduler;
   }
 
   /**

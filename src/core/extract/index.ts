@@ -14,6 +14,7 @@ import { LineScanner, streamLabelProbe, type ScannedLine } from '../lineScanner'
 import type { FailureStage, FileExtract, IdentityHint, LogEvent, StreamExtract } from '../model';
 import { WrapperMemory, parsePrefixes, type ParsedLine } from '../prefixes';
 import { AgentRoute, isAgentKey } from './agentRoute';
+import { splitAgentTurns } from './agentTurns';
 import { contentHints, identityValue } from './identity';
 import { everEnded, keepEvent, sawStage, settleKept } from './keep';
 import { firstEntry, firstEntryOf } from './match';
@@ -389,7 +390,7 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
           };
         whole.x.lineCount = st.lines;
       }
-      const out = finishStreams(file, [...streams.values()]);
+      const out = finishStreams(file, [...streams.values()], agents.schedulerOutput);
       // A file that shows its node never started torchrun (the command not found, the pod's container never
       // started) is a node of the job, though no line of it is PyTorch's: alone it still shows no torchrun.
       const torchy =
@@ -416,8 +417,13 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
 }
 
 /** Streams as the job builder gets them: with identity, cut tracebacks closed, empty labelled ones dropped. */
-function finishStreams(file: string, states: StreamState[]): StreamExtract[] {
+function finishStreams(file: string, given: StreamState[], schedulerOutput: boolean): StreamExtract[] {
   const pathHints = hintsFromPath(file);
+  // A scheduler's unlabelled output of agents that ran one after another: one stream per agent.
+  const states =
+    schedulerOutput && given.length === 1 && given[0]!.x.stream === ''
+      ? splitAgentTurns(given[0]!, contentHints)
+      : given;
   // Another program's sign anywhere in the file speaks for all of it: its own lines may carry a host label
   // (`gpu-hx3: Test NCCL failure …`) that keys a stream of their own.
   const foreign = states.some((s) => s.foreign);
@@ -438,7 +444,8 @@ function finishStreams(file: string, states: StreamState[]): StreamExtract[] {
     s.x.agents = agentCount(s);
     // The file's name names its stream when it holds one (a node's own log whose every line a tool labelled).
     s.x.identity = [
-      ...(s.x.stream === '' || streams.length === 1 ? pathHints : []),
+      // (Not an agent split off a scheduler's output: the file holds several nodes then.)
+      ...((s.x.stream === '' && states === given) || streams.length === 1 ? pathHints : []),
       ...contentHints(s),
       ...labelHints(file, s),
     ];

@@ -1,3 +1,4 @@
+import { isAgentKey } from '../extract/agentRoute';
 import { sentence } from '../../i18n/sentence';
 import { hint } from '../identity';
 import type { FileExtract, IdentityHint, StreamExtract } from '../model';
@@ -133,14 +134,15 @@ export function nodeIdOf(g: NodeGroup): string {
   const host = bestHint(g.identity, 'hostname');
   if (host) return host.value;
   const name = bestHint(g.identity, 'name');
+  const rank = bestHint(g.identity, 'group-rank') ?? bestHint(g.identity, 'node-rank');
   const label = g.identity.find((h) => h.kind === 'label' && !h.value.startsWith('local_rank'));
-  if (label) {
+  // An agent told apart within its file (its pid, its turn in a scheduler's output) goes by its rank first.
+  if (label && !(rank && isAgentKey(label.value.split('#')[1] ?? ''))) {
     const [file, lab] = label.value.split('#');
     // A name from the file's path reaches a labelled stream only when the stream is the file's one node.
     return name && g.streams.length === 1 ? name.value : `${stemOf(file!)}:${lab}`;
   }
   if (name) return name.value;
-  const rank = bestHint(g.identity, 'group-rank') ?? bestHint(g.identity, 'node-rank');
   if (rank) return `node-rank-${rank.value}`;
   return stemOf(g.streams[0]!.file);
 }
