@@ -28,7 +28,7 @@ import { notKeptNote } from './notKept';
 import { isStoreHost } from './storeHost';
 import { verdictOf } from './verdict';
 import { refusedNumbers } from './untrusted';
-import { missingNodes, worldOf } from './world';
+import { missingNodes, worldOf, type MissingNodes } from './world';
 
 // From per-file extracts to the job model, as a pipeline: streams → runs → nodes → clocks → launch → events →
 // attempts → world → failure → verdict. Nothing here mutates the extracts it is given.
@@ -296,8 +296,12 @@ function analyseRuns(
     const events = mine.flatMap((v) => v.events);
     const facts = deriveFacts(events, formats);
     const world = worldOf(events, facts);
-    const missing = missingNodes(
-      world.expected,
+    const missing = withOtherRunsNames(
+      missingNodes(
+        world.expected,
+        mine.map((v) => v.node),
+      ),
+      views.filter((v) => !g.nodes.includes(v.node.id)).map((v) => v.node),
       mine.map((v) => v.node),
     );
     const r = analyseFailure({
@@ -314,6 +318,26 @@ function analyseRuns(
     }
   }
   return { failure: null, notes: [] };
+}
+
+/** Launches this far apart are not one job's startup (beyond the longest default wait, 30 min). */
+const ANOTHER_TIME_MS = 30 * 60_000;
+
+/**
+ * A run short of as many nodes as the drop holds of another time only: those are the nodes whose logs of this
+ * run were not given (a node's file of yesterday's run dropped with today's), named as the other run names
+ * them. Nodes started in the same window with another endpoint are this job's, misconfigured: not missing.
+ */
+function withOtherRunsNames(missing: MissingNodes, others: JobNode[], mine: JobNode[]): MissingNodes {
+  if (missing.count === 0 || missing.count !== others.length || missing.names.some((n) => n !== null)) return missing;
+  const launches = mine.flatMap((n) => (n.launchTime ? [Date.parse(n.launchTime)] : []));
+  const apart = (n: JobNode) =>
+    n.launchTime !== null &&
+    launches.length > 0 &&
+    launches.every((t) => Math.abs(Date.parse(n.launchTime!) - t) > ANOTHER_TIME_MS);
+  if (!others.every(apart)) return missing;
+  const ids = others.map((n) => n.id);
+  return { listed: ids, count: missing.count, names: [...ids] };
 }
 
 interface BuiltNode {

@@ -421,7 +421,9 @@ export function findCulprits(x: CulpritInput): Culprits {
     return { late, reasons, missingLikely: false, absent: absent.nodes };
   }
   if (missingLikely) reasons.push({ code: 'missing-likely', values: { missing: x.missing } });
-  return { late, reasons, missingLikely, absent: [] };
+  // The likely one by name, when the logs name it (its siblings' pattern, its log of another run).
+  const byName = missingLikely ? x.missingNames.filter((n): n is string => n !== null) : [];
+  return { late, reasons, missingLikely, absent: byName.length === x.missing.length ? byName : [] };
 }
 
 /**
