@@ -6,6 +6,7 @@ import { rendezvousLimit } from '../core/thresholds';
 import type { JobView } from '../ingest/index';
 import { formatDuration, listSome } from '../i18n/index';
 import { Rich, useT } from './i18n';
+import { ScrollBox } from './ScrollBox';
 import './timeline/timeline.css';
 
 // What if the rendezvous limit had been T? Would every node have made it, and with how much to spare — and,
@@ -167,7 +168,7 @@ export function WhatIfSlider({ job, diagnosis }: Props) {
               }
             />
           </p>
-          <div className="table-scroll">
+          <ScrollBox className="table-scroll">
             <table className="whatif__nodes" data-testid="what-if-nodes">
               <caption className="visually-hidden">{t('whatif.caption')}</caption>
               <thead>
@@ -209,7 +210,7 @@ export function WhatIfSlider({ job, diagnosis }: Props) {
                   })}
               </tbody>
             </table>
-          </div>
+          </ScrollBox>
           {result.perNode.length > SHOWN_NODES && (
             <p className="muted whatif__more">
               {t('whatif.more', {
