@@ -286,6 +286,8 @@ export const ui = {
   'timeline.zoomNode': 'Zoom to {node}',
   'timeline.notPlaced': 'Not placed:',
   'timeline.unplaced.sep': ': ',
+  'timeline.reason.open': 'Show why {node} has no place in full',
+  'timeline.reason.fold': 'Fold why {node} has no place',
   'timeline.says': 'Its text says:',
   'timeline.lane.rank': 'rank {n}',
   'timeline.lane.localRank': 'local rank {n}',

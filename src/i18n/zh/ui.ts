@@ -254,6 +254,8 @@ export const ui: Messages<typeof en> = {
   'timeline.zoomNode': '放大到 {node}',
   'timeline.notPlaced': '无法定位：',
   'timeline.unplaced.sep': '：',
+  'timeline.reason.open': '展开 {node} 无法定位的完整原因',
+  'timeline.reason.fold': '收起 {node} 无法定位的原因',
   'timeline.says': '其日志写道：',
   'timeline.lane.rank': 'rank {n}',
   'timeline.lane.localRank': 'local_rank {n}',
