@@ -414,7 +414,7 @@ export const NodeTable = memo(function NodeTable({ job, late, gaps }: Props) {
                               <path d="M6 3.5 10.5 8 6 12.5" />
                             </svg>
                           </button>
-                          <span className="node-id ellipsis" title={node.id} data-full={node.id}>
+                          <span className="node-id ellipsis" title={node.id} data-full={node.id} translate="no">
                             {nameFit ? fitName(node.id, nameFit.px - 1, nameFit.font) : node.id}
                           </span>
                           {(isLate || node.isStoreHost || renamed) && (
