@@ -1104,10 +1104,18 @@ function LimitChips({
               data-fired={isFired ? '' : undefined}
             >
               <span className="tl-chip__swatch" aria-hidden="true" />
-              {label}
-              {isFired && <span className="tl-chip__badge"> {t('timeline.fired')}</span>}
-              {l.anchor === 'node' && <span className="tl-chip__sub"> {t('timeline.perNode')}</span>}
-              {where !== 'in' && <span className="tl-chip__sub"> · {t(`timeline.where.${where}`)}</span>}
+              {/* One run of text, so a chip that wraps on a phone reads on line by line. */}
+              <span className="tl-chip__text">
+                {label}
+                {isFired && <span className="tl-chip__badge"> {t('timeline.fired')}</span>}
+                {l.anchor === 'node' && (
+                  <span className="tl-chip__sub">
+                    {t.lang === 'zh' ? '' : ' '}
+                    {t('timeline.perNode')}
+                  </span>
+                )}
+                {where !== 'in' && <span className="tl-chip__sub"> · {t(`timeline.where.${where}`)}</span>}
+              </span>
             </button>
           </li>
         );
