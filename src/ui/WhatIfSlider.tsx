@@ -2,6 +2,7 @@ import { useId, useMemo, useState } from 'react';
 import type { Diagnosis } from '../core/findings';
 import type { JobModel } from '../core/model';
 import { whatIf } from '../core/advice';
+import { nodeLabels } from '../core/i18n';
 import { rendezvousLimit } from '../core/thresholds';
 import type { JobView } from '../ingest/index';
 import { formatDuration, listSome } from '../i18n/index';
@@ -135,13 +136,24 @@ export function WhatIfSlider({ job, diagnosis }: Props) {
         <p className="whatif__verdict whatif__verdict--unknown" data-testid="what-if-verdict" aria-live="polite">
           {job.skewSeconds === null
             ? t('whatif.unknownSkew')
-            : t('whatif.unknownNodes', {
-                nodes: listSome(
-                  t.lang,
-                  unplaced.map((n) => n.id),
-                  5,
-                ),
-              })}
+            : unplaced.length > 0
+              ? t('whatif.unknownNodes', {
+                  nodes: listSome(
+                    t.lang,
+                    unplaced.map((n) => n.id),
+                    5,
+                  ),
+                })
+              : job.missingNodes.length > 0
+                ? t('whatif.unknownMissing', {
+                    nodes: listSome(
+                      t.lang,
+                      job.missingNodes.map((m) => nodeLabels(t.lang, m)),
+                      5,
+                      Math.max(job.missingCount, job.missingNodes.length),
+                    ),
+                  })
+                : t('whatif.unknownMissingCount', { n: job.missingCount })}
         </p>
       ) : (
         <>

@@ -471,6 +471,10 @@ export const ui = {
   'whatif.asRun': 'As run ({value})',
   'whatif.recommended': 'Recommended ({value})',
   'whatif.unknownSkew': 'This cannot be answered: no launch time could be placed, so the skew is unknown.',
+  'whatif.unknownMissing':
+    'This cannot be answered: there is no log of {nodes}, and a node without a log may be the late one.',
+  'whatif.unknownMissingCount':
+    'This cannot be answered: the logs of {n} nodes are missing, and a node without a log may be the late one.',
   'whatif.unknownNodes':
     'This cannot be answered: {nodes} have no launch time, and a node without one may be the late one.',
   'whatif.blocked':
