@@ -354,3 +354,108 @@ test('timeline on a phone: the whole job’s view draws the markers at either en
     expect(out, fixture).toEqual([]);
   }
 });
+
+test('timeline on a phone: a limit chip that wraps reads on line by line, not in columns', async ({ page }) => {
+  const dir = mkdtempSync(join(tmpdir(), 'skewscope-polish-'));
+  try {
+    const job = generateJob(join(dir, 'job'), { nodes: 12, ranks: 1, late: 3, seed: 5 });
+    const specs = readdirSync(job.dir).map((name) => ({ name, text: readFileSync(join(job.dir, name), 'utf8') }));
+    for (const lang of ['en', 'zh'] as const) {
+      await page.setViewportSize({ width: 390, height: 844 });
+      await analyse(page, specs, lang);
+      const chips = page.getByTestId('timeline-chip');
+      await expect(chips.filter({ hasText: 'init_process_group' })).toBeVisible();
+      const order = await chips.evaluateAll((els) =>
+        els.map((chip) => {
+          // Every piece of its text in the order it is written, as laid out: each piece right of the one
+          // before on the same line, or on a line below.
+          const rects: { top: number; left: number }[] = [];
+          const walker = document.createTreeWalker(chip, NodeFilter.SHOW_TEXT);
+          for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+            const range = document.createRange();
+            range.selectNodeContents(n);
+            for (const r of range.getClientRects()) if (r.width > 0) rects.push({ top: r.top, left: r.left });
+          }
+          const backwards = rects.some(
+            (r, i) =>
+              i > 0 &&
+              (r.top < rects[i - 1]!.top - 2 ||
+                (Math.abs(r.top - rects[i - 1]!.top) <= 2 && r.left < rects[i - 1]!.left)),
+          );
+          return { text: chip.textContent, lines: new Set(rects.map((r) => Math.round(r.top))).size, backwards };
+        }),
+      );
+      // The English labels are the longer: one of them wraps on a phone.
+      if (lang === 'en')
+        expect(
+          order.some((c) => c.lines > 1),
+          JSON.stringify(order),
+        ).toBe(true);
+      for (const c of order) expect(c.backwards, `${lang}: ${c.text}`).toBe(false);
+      // Chinese puts no space before its full-width bracket.
+      if (lang === 'zh') for (const c of order) expect(c.text ?? '').not.toMatch(/\s（/);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('what-if on a phone: a long column header wraps instead of squeezing what each node has to spare', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await analyse(page, s2(), 'en');
+  const spare = await page
+    .getByTestId('what-if-nodes')
+    .locator('.whatif__spare')
+    .evaluateAll((els) =>
+      // An inline run of text: one box per line it takes.
+      els.map((el) => ({ text: el.textContent, lines: el.getClientRects().length })),
+    );
+  expect(spare.length).toBe(4);
+  for (const s of spare) expect(s.lines, s.text ?? '').toBeLessThanOrEqual(2);
+});
+
+test('what-if with a node’s log missing says whose, in either language (not "{nodes} have no launch time" empty)', async ({
+  page,
+}) => {
+  const six = () => logsOf(join(EXCERPTS, 'static-2.6-six-nodes-node4-log-missing-4-of-5-clients'));
+  await analyse(page, six(), 'en');
+  const verdict = page.getByTestId('what-if-verdict');
+  await expect(verdict).toHaveText(
+    'This cannot be answered: there is no log of node4 (group_rank 4), and a node without a log may be the late one.',
+  );
+  await analyse(page, six(), 'zh');
+  await expect(verdict).toHaveText('无法回答：没有 node4 (group_rank 4) 的日志，而没有日志的节点可能正是迟到的那个。');
+});
+
+test('keyboard: nothing hidden from a screen reader takes focus, and everything that takes focus shows a ring', async ({
+  page,
+}) => {
+  await analyse(page, s2(), 'en');
+  await expect(page.getByTestId('skew-chart').locator('svg').first()).toBeVisible();
+  const hiddenStops = await page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement | SVGElement>('[aria-hidden="true"] *, [aria-hidden="true"]')]
+      .filter(
+        (el) =>
+          el.tabIndex >= 0 && (el.matches('a[href], button, input, select, textarea') || el.hasAttribute('tabindex')),
+      )
+      .map((el) => `${el.tagName.toLowerCase()}.${el.getAttribute('class') ?? ''}`),
+  );
+  expect(hiddenStops).toEqual([]);
+  // Tab through the page: each stop draws a focus ring (an outline or a ring shadow).
+  const noRing: string[] = [];
+  await page.locator('body').click({ position: { x: 1, y: 1 } });
+  for (let i = 0; i < 90; i++) {
+    await page.keyboard.press('Tab');
+    const stop = await page.evaluate(() => {
+      const el = document.activeElement;
+      if (!el || el === document.body) return null;
+      const s = getComputedStyle(el);
+      const ring = (s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0) || s.boxShadow !== 'none';
+      return ring ? null : `${el.tagName.toLowerCase()}.${el.getAttribute('class') ?? ''}`;
+    });
+    if (stop) noRing.push(stop);
+  }
+  expect(noRing).toEqual([]);
+});
