@@ -459,3 +459,24 @@ test('keyboard: nothing hidden from a screen reader takes focus, and everything 
   }
   expect(noRing).toEqual([]);
 });
+
+test('node details: the node a file belongs to reads whole in its menu, at 1440 and on a phone', async ({ page }) => {
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await analyse(page, longNames(), 'en');
+    await page.getByTestId('node-table').locator('.nodes-toggle').first().click();
+    const menus = await page.locator('.node-detail .file-fix__field select').evaluateAll((els) =>
+      (els as HTMLSelectElement[]).map((el) => {
+        const s = getComputedStyle(el);
+        const ctx = document.createElement('canvas').getContext('2d')!;
+        ctx.font = `${s.fontWeight} ${s.fontSize} ${s.fontFamily}`;
+        const text = el.selectedOptions[0]?.text ?? '';
+        // The text, the padding and the arrow (about 20 px).
+        const need = ctx.measureText(text).width + parseFloat(s.paddingLeft) + parseFloat(s.paddingRight) + 20;
+        return { text, need, width: el.getBoundingClientRect().width };
+      }),
+    );
+    expect(menus.length).toBeGreaterThanOrEqual(2);
+    for (const m of menus) expect(m.width, `${m.text} at ${width}`).toBeGreaterThanOrEqual(m.need);
+  }
+});
