@@ -110,6 +110,16 @@ function ClockCell({ offset }: { offset: ClockOffset | undefined }) {
   );
 }
 
+/** A name shortened in the middle to fit its column; the whole name (cut by the box) where text cannot be measured. */
+function shortName(name: string, fit: { px: number; font: string } | null): string {
+  if (!fit) return name;
+  try {
+    return fitName(name, fit.px - 1, fit.font);
+  } catch {
+    return name;
+  }
+}
+
 const SORTABLE: {
   key: NodeSortKey;
   label: 'nodes.col.node' | 'nodes.col.groupRank' | 'nodes.col.launch' | 'nodes.col.lag' | 'nodes.col.failure';
@@ -415,7 +425,7 @@ export const NodeTable = memo(function NodeTable({ job, late, gaps }: Props) {
                             </svg>
                           </button>
                           <span className="node-id ellipsis" title={node.id} data-full={node.id} translate="no">
-                            {nameFit ? fitName(node.id, nameFit.px - 1, nameFit.font) : node.id}
+                            {shortName(node.id, nameFit)}
                           </span>
                           {(isLate || node.isStoreHost || renamed) && (
                             <span className="nodes-tags">
