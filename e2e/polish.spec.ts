@@ -115,3 +115,368 @@ test('a Chinese page says the late nodes in 秒 and 、, and a zero lag is 0 秒
   await expect(first).toContainText('0 秒');
   await expect(first).not.toContainText('毫秒');
 });
+
+// A second walk (issue 11): what the first left, and what it found on longer names and narrower screens.
+const CAPTURED = join(import.meta.dirname, '..', 'test', 'fixtures', 'captured');
+const EXCERPTS = join(import.meta.dirname, '..', 'test', 'fixtures', 'excerpts');
+const logsOf = (dir: string): DropSpec[] =>
+  readdirSync(dir)
+    .filter((name) => !/\.(json|md)$/.test(name))
+    .map((name) => ({ name, text: readFileSync(join(dir, name), 'utf8') }));
+/** node0 is the store host and late, and prints no time (torch 1.13): its row has no place on the timeline. */
+const hostLate113 = () => logsOf(join(CAPTURED, 'torch1.13-static-host-late-fail'));
+/** Kubernetes pod names: llama-sft-master-0, llama-sft-worker-0 and -1, the last late. */
+const longNames = () =>
+  logsOf(join(EXCERPTS, 'pytorchjob-2.6-c10d-kubectl-timestamps-worker-1-image-pull-14min-master-join-timeout'));
+
+type Box = { left: number; right: number; top: number; bottom: number };
+
+test('node table: a node’s tags are whole and its name stays in its column, long names told apart', async ({
+  page,
+}) => {
+  for (const [fixture, specs] of [
+    ['s2', s2],
+    ['torch1.13 host late', hostLate113],
+    ['pod names', longNames],
+  ] as const)
+    for (const lang of ['en', 'zh'] as const) {
+      await page.setViewportSize({ width: 1440, height: 900 });
+      await analyse(page, specs(), lang);
+      for (const width of [1440, 1024, 390]) {
+        await page.setViewportSize({ width, height: 900 });
+        const where = `${fixture}, ${lang} at ${width}`;
+        const cells = await page.evaluate(() =>
+          [...document.querySelectorAll('.node-table .node-row > th')].map((th) => {
+            const box = (el: Element): Box => {
+              const r = el.getBoundingClientRect();
+              return { left: r.left, right: r.right, top: r.top, bottom: r.bottom };
+            };
+            const name = th.querySelector('.node-id')!;
+            return {
+              cell: box(th),
+              overflows: th.scrollWidth > th.clientWidth + 1,
+              name: box(name),
+              nameCut: name.scrollWidth > name.clientWidth,
+              shown: name.textContent ?? '',
+              full: name.getAttribute('title') ?? '',
+              tags: [...th.querySelectorAll('.tag')].map((tag) => ({
+                text: tag.textContent,
+                box: box(tag),
+                cut: tag.scrollWidth > tag.clientWidth,
+              })),
+            };
+          }),
+        );
+        expect(cells.length, where).toBeGreaterThanOrEqual(3);
+        const tagCount = cells.reduce((n, c) => n + c.tags.length, 0);
+        expect(tagCount, where).toBeGreaterThanOrEqual(2);
+        for (const c of cells) {
+          expect(c.overflows, `${where}: ${c.full}`).toBe(false);
+          expect(c.name.right, `${where}: ${c.full}`).toBeLessThanOrEqual(c.cell.right);
+          // Shortened (in the middle) rather than cut at its end by the box.
+          expect(c.nameCut, `${where}: ${c.full}`).toBe(false);
+          for (const tag of c.tags) {
+            expect(tag.cut, `${where}: ${c.full} ${tag.text}`).toBe(false);
+            expect(tag.box.right, `${where}: ${c.full} ${tag.text}`).toBeLessThanOrEqual(c.cell.right);
+            expect(tag.box.bottom, `${where}: ${c.full} ${tag.text}`).toBeLessThanOrEqual(c.cell.bottom);
+          }
+        }
+        // Names shortened to fit keep their ends: no two rows read alike.
+        const shown = cells.map((c) => c.shown);
+        expect(new Set(shown).size, `${where}: ${shown.join(', ')}`).toBe(cells.length);
+      }
+    }
+});
+
+test('evidence viewer on a phone: what a line was recognised as never covers the line', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await analyse(page, s2(), 'en');
+  await page.locator('.evidence__open').first().click();
+  const lines = page.getByTestId('evidence-lines');
+  await expect(lines.locator('.ev-row--active')).toHaveAttribute('data-recognised', /.+/);
+  const check = async (row: string) => {
+    const { text, badge } = await page.evaluate((sel) => {
+      const r = document.querySelector(sel)!;
+      const box = (el: Element | null) => {
+        if (!el || getComputedStyle(el).display === 'none') return null;
+        const b = el.getBoundingClientRect();
+        return { left: b.left, right: b.right };
+      };
+      return { text: box(r.querySelector('.ev-row__text')), badge: box(r.querySelector('.ev-row__id')) };
+    }, row);
+    expect(badge, row).not.toBeNull();
+    // The line is wider than the phone: the badge comes after its end, not pinned over its visible part.
+    expect(text!.right, row).toBeGreaterThan(390);
+    expect(badge!.left, row).toBeGreaterThanOrEqual(text!.right - 0.5);
+  };
+  await check('.ev-row--active');
+  // A hovered recognised line too.
+  const other = lines.locator('.ev-row--recognised:not(.ev-row--active)').first();
+  await other.hover();
+  await check(`.ev-row[data-line="${await other.getAttribute('data-line')}"]`);
+});
+
+test('node tables that scroll sideways say so: a shade at each edge there is more towards', async ({ page }) => {
+  await analyse(page, s2(), 'en');
+  const edges = () =>
+    page.evaluate(() => {
+      const box = document.querySelector('.node-table-scroll')!;
+      const r = box.getBoundingClientRect();
+      const shade = (which: string) => {
+        const el = box.parentElement!.querySelector(`[data-testid="scroll-shade-${which}"]`)!;
+        const b = el.getBoundingClientRect();
+        return {
+          shown: Number(getComputedStyle(el).opacity) > 0.9,
+          // It covers the box's edge, top to (near) bottom.
+          atEdge: which === 'start' ? Math.abs(b.left - r.left) < 1 : Math.abs(b.right - r.right) < 1,
+          tall: b.height >= r.height - 20 && b.width >= 12,
+        };
+      };
+      return { scrolls: box.scrollWidth > box.clientWidth + 1, start: shade('start'), end: shade('end') };
+    });
+  const settle = () => page.waitForTimeout(250); // the shades fade in 150 ms
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await settle();
+  let e = await edges();
+  expect(e.scrolls).toBe(false);
+  expect([e.start.shown, e.end.shown]).toEqual([false, false]);
+  for (const width of [1024, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.evaluate(() => document.querySelector('.node-table-scroll')!.scrollTo({ left: 0 }));
+    await settle();
+    e = await edges();
+    expect(e.scrolls, `at ${width}`).toBe(true);
+    expect(e.end, `at ${width}`).toEqual({ shown: true, atEdge: true, tall: true });
+    expect(e.start.shown, `at ${width}`).toBe(false);
+    await page.evaluate(() => {
+      const box = document.querySelector('.node-table-scroll')!;
+      box.scrollTo({ left: box.scrollWidth });
+    });
+    await settle();
+    e = await edges();
+    expect(e.start, `at ${width}, scrolled to the end`).toEqual({ shown: true, atEdge: true, tall: true });
+    expect(e.end.shown, `at ${width}, scrolled to the end`).toBe(false);
+  }
+});
+
+test('timeline: why a node has no place reads whole — two lines in its row, opened over rows of its own', async ({
+  page,
+}) => {
+  for (const lang of ['en', 'zh'] as const) {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await analyse(page, hostLate113(), lang);
+    const timeline = page.getByTestId('timeline');
+    const reason = timeline.getByTestId('timeline-reason');
+    const toggle = timeline.getByTestId('timeline-reason-toggle');
+    const rows = () =>
+      timeline.locator('.tl-row').evaluateAll((els) =>
+        els.map((el) => {
+          const b = el.getBoundingClientRect();
+          return { node: (el as HTMLElement).dataset.node, top: b.top, height: b.height };
+        }),
+      );
+    const text = () =>
+      reason.evaluate((el) => {
+        const b = el.getBoundingClientRect();
+        return { top: b.top, bottom: b.top + el.scrollHeight, cut: el.scrollHeight > el.clientHeight + 1 };
+      });
+    // Wide: the whole reason in its row's two lines, nothing to open.
+    await expect(reason).toBeVisible();
+    expect((await text()).cut, lang).toBe(false);
+    await expect(toggle).toHaveCount(0);
+    // A phone: two lines, and a control that opens the rest.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    expect((await text()).cut, lang).toBe(true);
+    await toggle.focus();
+    await page.keyboard.press('Enter');
+    await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    await expect(timeline.getByTestId('timeline-reason-row').first()).toBeVisible();
+    const t = await text();
+    expect(t.cut, lang).toBe(false);
+    // Every row keeps its height, one under the other; the next node's row starts below the reason's end.
+    const after = await rows();
+    for (const [i, r] of after.entries()) {
+      expect(r.height, `${lang}: row ${i}`).toBe(32);
+      if (i > 0) expect(r.top - after[i - 1]!.top, `${lang}: row ${i}`).toBe(32);
+    }
+    const next = after.find((r, i) => i > 0 && r.node !== 'node0')!;
+    expect(next.top, lang).toBeGreaterThanOrEqual(t.bottom);
+    // Folded again: back to its one row.
+    await page.keyboard.press('Enter');
+    await expect(timeline.getByTestId('timeline-reason-row')).toHaveCount(0);
+    // Chinese runs its sentences on: no space after the full-width colon.
+    if (lang === 'zh') expect(await reason.textContent()).not.toMatch(/：\s/);
+  }
+});
+
+test('skew chart on a phone: the limit the late node crossed keeps its label when labels clash', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await analyse(page, longNames(), 'en');
+  const chart = page.getByTestId('skew-chart');
+  const crossed = chart.locator('text.skew-ref__label.is-crossed');
+  await expect(crossed).toHaveText('join_timeout 600 s');
+  // Laid out once painted: wait for the pass that hides what clashes.
+  await expect(chart.locator('text.skew-ref__label[style*="hidden"]').first()).toBeAttached();
+  await expect(crossed).not.toHaveAttribute('style', /hidden/);
+  // And no two labels still shown overlap.
+  const shown = await chart.locator('text.skew-ref__label').evaluateAll((els) =>
+    els
+      .filter((el) => (el as SVGTextElement).style.visibility !== 'hidden')
+      .map((el) => el.getBoundingClientRect())
+      .map((r) => [r.left, r.right]),
+  );
+  for (const [i, a] of shown.entries())
+    for (const b of shown.slice(i + 1)) expect(a[1]! <= b[0]! || b[1]! <= a[0]!, JSON.stringify(shown)).toBe(true);
+});
+
+test('timeline on a phone: the whole job’s view draws the markers at either end whole', async ({ page }) => {
+  for (const [fixture, specs] of [
+    ['pod names', longNames],
+    ['s2', s2],
+  ] as const) {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await analyse(page, specs(), 'en');
+    const timeline = page.getByTestId('timeline');
+    await expect(timeline.locator('.tl-marker').first()).toBeVisible();
+    const out = await timeline.locator('.tl-row__plot').evaluateAll((plots) =>
+      plots.flatMap((plot) => {
+        const p = plot.getBoundingClientRect();
+        return [...plot.querySelectorAll('.tl-marker, .tl-marker *')]
+          .map((m) => m.getBoundingClientRect())
+          .filter((m) => m.width > 0 && (m.left < p.left - 0.5 || m.right > p.right + 0.5))
+          .map(
+            (m) =>
+              `${plot.closest('[data-node]')?.getAttribute('data-node')}: ${m.left}–${m.right} of ${p.left}–${p.right}`,
+          );
+      }),
+    );
+    expect(out, fixture).toEqual([]);
+  }
+});
+
+test('timeline on a phone: a limit chip that wraps reads on line by line, not in columns', async ({ page }) => {
+  const dir = mkdtempSync(join(tmpdir(), 'skewscope-polish-'));
+  try {
+    const job = generateJob(join(dir, 'job'), { nodes: 12, ranks: 1, late: 3, seed: 5 });
+    const specs = readdirSync(job.dir).map((name) => ({ name, text: readFileSync(join(job.dir, name), 'utf8') }));
+    for (const lang of ['en', 'zh'] as const) {
+      await page.setViewportSize({ width: 390, height: 844 });
+      await analyse(page, specs, lang);
+      const chips = page.getByTestId('timeline-chip');
+      await expect(chips.filter({ hasText: 'init_process_group' })).toBeVisible();
+      const order = await chips.evaluateAll((els) =>
+        els.map((chip) => {
+          // Every piece of its text in the order it is written, as laid out: each piece right of the one
+          // before on the same line, or on a line below.
+          const rects: { top: number; left: number }[] = [];
+          const walker = document.createTreeWalker(chip, NodeFilter.SHOW_TEXT);
+          for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+            const range = document.createRange();
+            range.selectNodeContents(n);
+            for (const r of range.getClientRects()) if (r.width > 0) rects.push({ top: r.top, left: r.left });
+          }
+          const backwards = rects.some(
+            (r, i) =>
+              i > 0 &&
+              (r.top < rects[i - 1]!.top - 2 ||
+                (Math.abs(r.top - rects[i - 1]!.top) <= 2 && r.left < rects[i - 1]!.left)),
+          );
+          return { text: chip.textContent, lines: new Set(rects.map((r) => Math.round(r.top))).size, backwards };
+        }),
+      );
+      // The English labels are the longer: one of them wraps on a phone.
+      if (lang === 'en')
+        expect(
+          order.some((c) => c.lines > 1),
+          JSON.stringify(order),
+        ).toBe(true);
+      for (const c of order) expect(c.backwards, `${lang}: ${c.text}`).toBe(false);
+      // Chinese puts no space before its full-width bracket.
+      if (lang === 'zh') for (const c of order) expect(c.text ?? '').not.toMatch(/\s（/);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('what-if on a phone: a long column header wraps instead of squeezing what each node has to spare', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await analyse(page, s2(), 'en');
+  const spare = await page
+    .getByTestId('what-if-nodes')
+    .locator('.whatif__spare')
+    .evaluateAll((els) =>
+      // An inline run of text: one box per line it takes.
+      els.map((el) => ({ text: el.textContent, lines: el.getClientRects().length })),
+    );
+  expect(spare.length).toBe(4);
+  for (const s of spare) expect(s.lines, s.text ?? '').toBeLessThanOrEqual(2);
+});
+
+test('what-if with a node’s log missing says whose, in either language (not "{nodes} have no launch time" empty)', async ({
+  page,
+}) => {
+  const six = () => logsOf(join(EXCERPTS, 'static-2.6-six-nodes-node4-log-missing-4-of-5-clients'));
+  await analyse(page, six(), 'en');
+  const verdict = page.getByTestId('what-if-verdict');
+  await expect(verdict).toHaveText(
+    'This cannot be answered: there is no log of node4 (group_rank 4), and a node without a log may be the late one.',
+  );
+  await analyse(page, six(), 'zh');
+  await expect(verdict).toHaveText('无法回答：没有 node4 (group_rank 4) 的日志，而没有日志的节点可能正是迟到的那个。');
+});
+
+test('keyboard: nothing hidden from a screen reader takes focus, and everything that takes focus shows a ring', async ({
+  page,
+}) => {
+  await analyse(page, s2(), 'en');
+  await expect(page.getByTestId('skew-chart').locator('svg').first()).toBeVisible();
+  const hiddenStops = await page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement | SVGElement>('[aria-hidden="true"] *, [aria-hidden="true"]')]
+      .filter(
+        (el) =>
+          el.tabIndex >= 0 && (el.matches('a[href], button, input, select, textarea') || el.hasAttribute('tabindex')),
+      )
+      .map((el) => `${el.tagName.toLowerCase()}.${el.getAttribute('class') ?? ''}`),
+  );
+  expect(hiddenStops).toEqual([]);
+  // Tab through the page: each stop draws a focus ring (an outline or a ring shadow).
+  const noRing: string[] = [];
+  await page.locator('body').click({ position: { x: 1, y: 1 } });
+  for (let i = 0; i < 90; i++) {
+    await page.keyboard.press('Tab');
+    const stop = await page.evaluate(() => {
+      const el = document.activeElement;
+      if (!el || el === document.body) return null;
+      const s = getComputedStyle(el);
+      const ring = (s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0) || s.boxShadow !== 'none';
+      return ring ? null : `${el.tagName.toLowerCase()}.${el.getAttribute('class') ?? ''}`;
+    });
+    if (stop) noRing.push(stop);
+  }
+  expect(noRing).toEqual([]);
+});
+
+test('node details: the node a file belongs to reads whole in its menu, at 1440 and on a phone', async ({ page }) => {
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await analyse(page, longNames(), 'en');
+    await page.getByTestId('node-table').locator('.nodes-toggle').first().click();
+    const menus = await page.locator('.node-detail .file-fix__field select').evaluateAll((els) =>
+      (els as HTMLSelectElement[]).map((el) => {
+        const s = getComputedStyle(el);
+        const ctx = document.createElement('canvas').getContext('2d')!;
+        ctx.font = `${s.fontWeight} ${s.fontSize} ${s.fontFamily}`;
+        const text = el.selectedOptions[0]?.text ?? '';
+        // The text, the padding and the arrow (about 20 px).
+        const need = ctx.measureText(text).width + parseFloat(s.paddingLeft) + parseFloat(s.paddingRight) + 20;
+        return { text, need, width: el.getBoundingClientRect().width };
+      }),
+    );
+    expect(menus.length).toBeGreaterThanOrEqual(2);
+    for (const m of menus) expect(m.width, `${m.text} at ${width}`).toBeGreaterThanOrEqual(m.need);
+  }
+});

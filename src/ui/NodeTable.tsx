@@ -19,9 +19,11 @@ import { useAppStore } from '../state/index';
 import { formatNumber, formatSeconds } from '../i18n/index';
 import { formatInstant } from './format';
 import { useT } from './i18n';
+import { ScrollBox } from './ScrollBox';
 import { NEW_NODE, NodeDetail, logNameOf, offsetValue, type FileChange } from './NodeDetail';
 import { nodeRows, prepareNodes, type NodeSort, type NodeSortKey } from './nodeRows';
 import { useVirtualList } from './useVirtualList';
+import { fitName } from './timeline/fitName';
 import './views.css';
 import './nodes.css';
 
@@ -106,6 +108,16 @@ function ClockCell({ offset }: { offset: ClockOffset | undefined }) {
       </span>
     </span>
   );
+}
+
+/** A name shortened in the middle to fit its column; the whole name (cut by the box) where text cannot be measured. */
+function shortName(name: string, fit: { px: number; font: string } | null): string {
+  if (!fit) return name;
+  try {
+    return fitName(name, fit.px - 1, fit.font);
+  } catch {
+    return name;
+  }
 }
 
 const SORTABLE: {
@@ -213,6 +225,26 @@ export const NodeTable = memo(function NodeTable({ job, late, gaps }: Props) {
     return out;
   }, [rows, open, detailHeights]);
   const win = useVirtualList(rows.length, ROW_H, viewport, extras);
+
+  // The room a name has in its column and its font, as laid out: a longer name is shortened in the middle, so
+  // `trainjob-worker-12` and `-13` stay apart (cutting the end would make both `trainjob-wor…`).
+  const [nameFit, setNameFit] = useState<{ px: number; font: string } | null>(null);
+  const hasNodes = job.nodes.length > 0;
+  useLayoutEffect(() => {
+    const table = viewport.current?.querySelector('table');
+    if (!table) return;
+    const read = () => {
+      const el = table.querySelector<HTMLElement>('.node-row .node-id');
+      if (!el) return;
+      const s = getComputedStyle(el);
+      const next = { px: el.clientWidth, font: `${s.fontWeight} ${s.fontSize} ${s.fontFamily}` };
+      setNameFit((prev) => (prev && prev.px === next.px && prev.font === next.font ? prev : next));
+    };
+    read();
+    const ro = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(read);
+    ro?.observe(table);
+    return () => ro?.disconnect();
+  }, [hasNodes]);
 
   // A new order or filter starts from the top.
   useEffect(() => {
@@ -339,7 +371,7 @@ export const NodeTable = memo(function NodeTable({ job, late, gaps }: Props) {
                 : t('nodes.count', { n: formatNumber(t.lang, job.nodes.length, 0) })}
             </span>
           </div>
-          <div className="table-scroll node-table-scroll" ref={viewport}>
+          <ScrollBox className="table-scroll node-table-scroll" boxRef={viewport}>
             <table className="node-table" data-testid="node-table" aria-rowcount={rows.length + 1}>
               <colgroup>
                 <col className="node-col--node" />
@@ -392,20 +424,28 @@ export const NodeTable = memo(function NodeTable({ job, late, gaps }: Props) {
                               <path d="M6 3.5 10.5 8 6 12.5" />
                             </svg>
                           </button>
-                          <span className="node-id ellipsis" title={node.id}>
-                            {node.id}
+                          <span className="node-id ellipsis" title={node.id} data-full={node.id} translate="no">
+                            {shortName(node.id, nameFit)}
                           </span>
-                          {isLate && (
-                            <span className="tag tag--danger" title={t('nodes.tag.late')}>
-                              {t('nodes.tag.late')}
+                          {(isLate || node.isStoreHost || renamed) && (
+                            <span className="nodes-tags">
+                              {isLate && (
+                                <span className="tag tag--danger" title={t('nodes.tag.late')}>
+                                  {t('nodes.tag.late')}
+                                </span>
+                              )}
+                              {node.isStoreHost && (
+                                <span className="tag" title={t('nodes.tag.host')}>
+                                  {t('nodes.tag.host')}
+                                </span>
+                              )}
+                              {renamed && (
+                                <span className="tag nodes-tag nodes-tag--edited" title={t('nodes.tag.renamed')}>
+                                  {t('nodes.tag.renamed')}
+                                </span>
+                              )}
                             </span>
                           )}
-                          {node.isStoreHost && (
-                            <span className="tag" title={t('nodes.tag.host')}>
-                              {t('nodes.tag.host')}
-                            </span>
-                          )}
-                          {renamed && <span className="tag nodes-tag nodes-tag--edited">{t('nodes.tag.renamed')}</span>}
                         </span>
                       </th>
                       <td className="ellipsis" title={node.hostname ?? undefined}>
@@ -456,7 +496,7 @@ export const NodeTable = memo(function NodeTable({ job, late, gaps }: Props) {
               </tbody>
             </table>
             {rows.length === 0 && <p className="muted nodes-none">{t('nodes.filter.none')}</p>}
-          </div>
+          </ScrollBox>
         </>
       )}
     </section>

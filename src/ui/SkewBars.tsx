@@ -51,6 +51,8 @@ export default function SkewBars({
 }: Props) {
   return (
     <BarChart
+      // The chart is drawn for the eye (aria-hidden; a table says the same to a screen reader): no tab stop in it.
+      accessibilityLayer={false}
       responsive
       layout="vertical"
       style={{ width: '100%', height }}

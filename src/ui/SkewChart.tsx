@@ -56,8 +56,8 @@ export const SkewChart = memo(function SkewChart({ skew, expected = 0 }: Props) 
   // Its width only re-renders the chart on a resize, so the labels are laid out again (not when first measured:
   // the labels are laid out after the first render anyway, and a chart of 24 bins takes a while to redraw).
   const chartW = useRef(0);
-  // Line labels above the chart overlap on a narrow one (a phone): the limits in force keep theirs, the others
-  // give way; the legend and the summary below name every line. Read once the frame is laid out and painted, and
+  // Line labels above the chart overlap on a narrow one (a phone): the line the latest node crossed keeps its
+  // label, then the other limits in force, the others give way; the legend and the summary below name every line. Read once the frame is laid out and painted, and
   // only when the labels or the chart's width change: reading boxes in the commit laid out the whole page inside
   // it (100–260 ms at 4,096 nodes, on every partial view of a large drop).
   const labelKey = `${lines.map((l) => `${l.key}@${l.seconds}`).join(',')}|${domainMax}|${skew.bins.at(-1)?.to ?? 0}`;
@@ -72,7 +72,9 @@ export const SkewChart = memo(function SkewChart({ skew, expected = 0 }: Props) 
       timer = window.setTimeout(() => {
         timer = 0;
         const texts = [...el.querySelectorAll<SVGTextElement>('text.skew-ref__label')];
-        const rank = (t: Element) => (t.classList.contains('skew-ref__label--limit') ? 0 : 1);
+        // The line the latest node crossed first, then the other limits in force, then the reference marks.
+        const rank = (t: Element) =>
+          t.classList.contains('is-crossed') ? 0 : t.classList.contains('skew-ref__label--limit') ? 1 : 2;
         const kept: DOMRect[] = [];
         for (const text of texts.sort((a, b) => rank(a) - rank(b))) {
           text.style.visibility = '';

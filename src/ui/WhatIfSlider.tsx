@@ -2,10 +2,12 @@ import { useId, useMemo, useState } from 'react';
 import type { Diagnosis } from '../core/findings';
 import type { JobModel } from '../core/model';
 import { whatIf } from '../core/advice';
+import { nodeLabels } from '../core/i18n';
 import { rendezvousLimit } from '../core/thresholds';
 import type { JobView } from '../ingest/index';
 import { formatDuration, listSome } from '../i18n/index';
 import { Rich, useT } from './i18n';
+import { ScrollBox } from './ScrollBox';
 import './timeline/timeline.css';
 
 // What if the rendezvous limit had been T? Would every node have made it, and with how much to spare — and,
@@ -134,13 +136,24 @@ export function WhatIfSlider({ job, diagnosis }: Props) {
         <p className="whatif__verdict whatif__verdict--unknown" data-testid="what-if-verdict" aria-live="polite">
           {job.skewSeconds === null
             ? t('whatif.unknownSkew')
-            : t('whatif.unknownNodes', {
-                nodes: listSome(
-                  t.lang,
-                  unplaced.map((n) => n.id),
-                  5,
-                ),
-              })}
+            : unplaced.length > 0
+              ? t('whatif.unknownNodes', {
+                  nodes: listSome(
+                    t.lang,
+                    unplaced.map((n) => n.id),
+                    5,
+                  ),
+                })
+              : job.missingNodes.length > 0
+                ? t('whatif.unknownMissing', {
+                    nodes: listSome(
+                      t.lang,
+                      job.missingNodes.map((m) => nodeLabels(t.lang, m)),
+                      5,
+                      Math.max(job.missingCount, job.missingNodes.length),
+                    ),
+                  })
+                : t('whatif.unknownMissingCount', { n: job.missingCount })}
         </p>
       ) : (
         <>
@@ -167,7 +180,7 @@ export function WhatIfSlider({ job, diagnosis }: Props) {
               }
             />
           </p>
-          <div className="table-scroll">
+          <ScrollBox className="table-scroll">
             <table className="whatif__nodes" data-testid="what-if-nodes">
               <caption className="visually-hidden">{t('whatif.caption')}</caption>
               <thead>
@@ -209,7 +222,7 @@ export function WhatIfSlider({ job, diagnosis }: Props) {
                   })}
               </tbody>
             </table>
-          </div>
+          </ScrollBox>
           {result.perNode.length > SHOWN_NODES && (
             <p className="muted whatif__more">
               {t('whatif.more', {

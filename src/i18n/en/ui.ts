@@ -286,6 +286,8 @@ export const ui = {
   'timeline.zoomNode': 'Zoom to {node}',
   'timeline.notPlaced': 'Not placed:',
   'timeline.unplaced.sep': ': ',
+  'timeline.reason.open': 'Show why {node} has no place in full',
+  'timeline.reason.fold': 'Fold why {node} has no place',
   'timeline.says': 'Its text says:',
   'timeline.lane.rank': 'rank {n}',
   'timeline.lane.localRank': 'local rank {n}',
@@ -469,6 +471,10 @@ export const ui = {
   'whatif.asRun': 'As run ({value})',
   'whatif.recommended': 'Recommended ({value})',
   'whatif.unknownSkew': 'This cannot be answered: no launch time could be placed, so the skew is unknown.',
+  'whatif.unknownMissing':
+    'This cannot be answered: there is no log of {nodes}, and a node without a log may be the late one.',
+  'whatif.unknownMissingCount':
+    'This cannot be answered: the logs of {n} nodes are missing, and a node without a log may be the late one.',
   'whatif.unknownNodes':
     'This cannot be answered: {nodes} have no launch time, and a node without one may be the late one.',
   'whatif.blocked':

@@ -254,6 +254,8 @@ export const ui: Messages<typeof en> = {
   'timeline.zoomNode': '放大到 {node}',
   'timeline.notPlaced': '无法定位：',
   'timeline.unplaced.sep': '：',
+  'timeline.reason.open': '展开 {node} 无法定位的完整原因',
+  'timeline.reason.fold': '收起 {node} 无法定位的原因',
   'timeline.says': '其日志写道：',
   'timeline.lane.rank': 'rank {n}',
   'timeline.lane.localRank': 'local_rank {n}',
@@ -423,6 +425,8 @@ export const ui: Messages<typeof en> = {
   'whatif.asRun': '按实际运行（{value}）',
   'whatif.recommended': '建议值（{value}）',
   'whatif.unknownSkew': '无法回答：没有能定位的启动时间，启动时间差未知。',
+  'whatif.unknownMissing': '无法回答：没有 {nodes} 的日志，而没有日志的节点可能正是迟到的那个。',
+  'whatif.unknownMissingCount': '无法回答：缺少 {n} 个节点的日志，而没有日志的节点可能正是迟到的那个。',
   'whatif.unknownNodes': '无法回答：{nodes} 没有启动时间，而没有启动时间的节点可能正是迟到的那个。',
   'whatif.blocked':
     '多长的期限都不行：torch ≤ 2.3（static 后端）中 {limit} 的 rank 分配等待不随 <c>{key}</c> 变化，而启动时间差为 {skew}。请升级到 torch ≥ 2.4，或让所有节点在第一个节点之后 {limit} 内启动。',

@@ -14,6 +14,7 @@ import { Timeline } from '../timeline/Timeline';
 import { VerdictHeader } from '../VerdictHeader';
 import { WhatIfSlider, hasWhatIf } from '../WhatIfSlider';
 import { AnalysisText, useT } from '../i18n';
+import { ScrollBox } from '../ScrollBox';
 import { useVirtualList } from '../useVirtualList';
 import '../views.css';
 import { Exports } from './Exports';
@@ -111,7 +112,7 @@ function SharedNodeTable({ job, late }: { job: JobView; late: ReadonlySet<string
   return (
     <section className="card" aria-labelledby="shared-nodes-title">
       <h2 id="shared-nodes-title">{t('nodes.title')}</h2>
-      <div className="table-scroll node-table-scroll" ref={viewport}>
+      <ScrollBox className="table-scroll node-table-scroll" boxRef={viewport}>
         <table className="node-table shared-nodes" data-testid="node-table" aria-rowcount={job.nodes.length + 1}>
           <thead>
             <tr>
@@ -149,7 +150,7 @@ function SharedNodeTable({ job, late }: { job: JobView; late: ReadonlySet<string
             {win.after > 0 && <tr className="node-spacer" style={{ height: win.after }} aria-hidden="true" />}
           </tbody>
         </table>
-      </div>
+      </ScrollBox>
     </section>
   );
 }

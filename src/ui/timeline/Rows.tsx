@@ -1,4 +1,4 @@
-import { memo, type FocusEvent, type MouseEvent } from 'react';
+import { memo, useLayoutEffect, useRef, type FocusEvent, type MouseEvent } from 'react';
 import type { PlacedRow, TimelineLane, TimelineMarker, TimelinePhase, TimelineRow } from '../../core/timeline';
 import { formatDuration, formatOffset } from '../../i18n/index';
 import { attemptBands, type AttemptBand, type AttemptView } from '../attempts';
@@ -30,6 +30,10 @@ export interface RowActions {
   zoomTo(startMs: number, endMs: number): void;
   /** True right after a drag: the click that ends it must not open anything. */
   dragging(): boolean;
+  /** Open or fold the whole reason of a node without a place (it then runs on over rows of its own). */
+  expandReason(node: string): void;
+  /** How many rows an unplaced node's reason takes, written out whole (1: it fits its own row). */
+  reasonRows(node: string, rows: number): void;
 }
 
 export interface Geometry {
@@ -77,7 +81,8 @@ function oneLineRoom(
     (row.isLate ? tagWidth(t('timeline.tag.late')) : 0) +
     (row.isStoreHost ? tagWidth(t('timeline.tag.host')) : 0) +
     (attempts ? tagWidth(attempts) : 0);
-  return nameW - 30 - measure(lagLabel, LAG_FONT) - tags - (row.placed ? 24 : 0) - (info ? 18 : 0);
+  // 24: the row's own button beside the name (zoom to it, or open its whole reason when it has no place).
+  return nameW - 30 - measure(lagLabel, LAG_FONT) - tags - 24 - (info ? 18 : 0);
 }
 
 /**
@@ -419,6 +424,8 @@ export interface NodeRowProps {
   tickClass: Record<string, string>;
   /** The node's attempts, when it restarted. */
   attempts: readonly AttemptView[] | undefined;
+  /** A node without a place: whether its reason is written out whole, and over how many rows that runs. */
+  reason?: { open: boolean; rows: number };
 }
 
 function lagText(t: T, lag: number | null): string {
@@ -435,6 +442,7 @@ export const NodeRow = memo(function NodeRow({
   actions,
   tickClass,
   attempts,
+  reason,
 }: NodeRowProps) {
   const lag = row.lagSeconds;
   const lagLabel = lagText(t, lag);
@@ -501,6 +509,21 @@ export const NodeRow = memo(function NodeRow({
             )}
           </span>
         </button>
+        {!row.placed && reason && (reason.rows > 1 || reason.open) && (
+          <button
+            type="button"
+            className="tl-row__zoom tl-row__expand"
+            aria-expanded={reason.open}
+            aria-label={t(reason.open ? 'timeline.reason.fold' : 'timeline.reason.open', { node: row.node })}
+            title={t(reason.open ? 'timeline.reason.fold' : 'timeline.reason.open', { node: row.node })}
+            onClick={() => actions.expandReason(row.node)}
+            data-testid="timeline-reason-toggle"
+          >
+            <svg viewBox="0 0 16 16" aria-hidden="true" focusable="false">
+              <path d="M4 6l4 4 4-4" />
+            </svg>
+          </button>
+        )}
         {row.placed && (
           <button
             type="button"
@@ -550,54 +573,137 @@ export const NodeRow = memo(function NodeRow({
             <Markers t={t} row={row} lane={null} clusters={clusters} g={g} actions={actions} />
           </>
         ) : (
-          <UnplacedCell t={t} row={row} actions={actions} />
+          <UnplacedCell t={t} row={row} actions={actions} band={0} open={reason?.open ?? false} />
         )}
       </div>
     </div>
   );
 });
 
+/**
+ * Why a node has no place on the time axis, in its row: two lines, or written out whole when opened — then the
+ * text runs on over rows of its own below (band 1, 2…, each showing its next two lines), so every row keeps its
+ * height and nothing is drawn over the rows that follow.
+ */
 function UnplacedCell({
   t,
   row,
   actions,
+  band,
+  open,
 }: {
   t: T;
   row: Extract<TimelineRow, { placed: false }>;
   actions: RowActions;
+  /** Which two lines of the whole text this row shows (0: the node's own row). */
+  band: number;
+  open: boolean;
 }) {
+  const text = useRef<HTMLSpanElement>(null);
+  const node = row.node;
+  // The node's own row measures how many rows the whole text takes at the plot's width, as laid out.
+  useLayoutEffect(() => {
+    const el = text.current;
+    if (band !== 0 || !el) return;
+    const report = () => actions.reasonRows(node, Math.max(1, Math.ceil((el.scrollHeight - 1) / REASON_ROW_H)));
+    report();
+    const ro = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(report);
+    ro?.observe(el);
+    return () => ro?.disconnect();
+  }, [band, node, actions, open]);
   const says = row.says[0];
+  // English spaces its sentences and labels apart; Chinese runs them on after their full-width punctuation.
+  const gap = t.lang === 'zh' ? '' : ' ';
   const body = (
-    <>
-      {t('timeline.notPlaced')} <CoreText sentence={row.reason} />
+    <span
+      ref={text}
+      className="tl-row__why"
+      style={band ? { top: -band * REASON_ROW_H } : undefined}
+      data-testid={band === 0 ? 'timeline-reason' : undefined}
+    >
+      {t('timeline.notPlaced')}
+      {gap}
+      <CoreText sentence={row.reason} />
       {says && (
         <>
-          {' '}
+          {gap}
           {t('timeline.says')} <code className="tl-row__says">{says.context}</code>
         </>
       )}
       {row.limit && (
         <>
-          {' '}
-          {t('timeline.runsInto')} {limitLabel(t, { ids: [row.limit.id], seconds: row.limit.seconds })}
+          {gap}
+          {t('timeline.runsInto')}
+          {gap}
+          {limitLabel(t, { ids: [row.limit.id], seconds: row.limit.seconds })}
         </>
       )}
-    </>
+    </span>
   );
-  if (!row.failure && !says) return <span className="tl-row__reason">{body}</span>;
-  const ev = row.failure ?? says!.evidence;
+  const cls = `tl-row__reason${open ? ' is-open' : ''}${band ? ' is-more' : ''}`;
+  const ev = row.failure ?? says?.evidence;
+  // The rows the text runs on over are its continuation, not more to read or press.
+  if (band > 0)
+    return (
+      <div
+        className={cls}
+        aria-hidden="true"
+        onClick={() => (ev ? actions.open(node, ev) : actions.expandReason(node))}
+      >
+        {body}
+      </div>
+    );
+  if (!ev)
+    return (
+      <span className={cls} onClick={() => actions.expandReason(node)}>
+        {body}
+      </span>
+    );
   return (
     <button
       type="button"
-      className="tl-row__reason"
-      onClick={() => actions.open(row.node, ev)}
+      className={cls}
+      onClick={() => actions.open(node, ev)}
       title={t('tip.openOnly', { where: `${ev.file}:${ev.line}` })}
     >
-      <span className="visually-hidden">{row.node}: </span>
+      <span className="visually-hidden">{node}: </span>
       {body}
     </button>
   );
 }
+
+/** Height of the rows an opened reason runs on over: two of its 16 px lines each (timeline.css). */
+const REASON_ROW_H = 32;
+
+export interface ReasonRowProps {
+  t: T;
+  row: Extract<TimelineRow, { placed: false }>;
+  /** Which two lines of the reason this row shows (1, 2…). */
+  band: number;
+  /** The last of the rows the reason runs on over. */
+  last: boolean;
+  top: number;
+  selected: boolean;
+  actions: RowActions;
+}
+
+/** A row an opened reason runs on over: no name, its next two lines in the plot. */
+export const ReasonRow = memo(function ReasonRow({ t, row, band, last, top, selected, actions }: ReasonRowProps) {
+  return (
+    <div
+      className={`tl-row tl-row--reason${last ? ' is-last' : ''}${selected ? ' is-selected' : ''}${row.isLate ? ' is-late' : ''} is-unplaced`}
+      style={{ top }}
+      aria-hidden="true"
+      data-testid="timeline-reason-row"
+      data-node={row.node}
+    >
+      <div className="tl-row__head" />
+      <div className="tl-row__plot">
+        <UnplacedCell t={t} row={row} actions={actions} band={band} open />
+      </div>
+    </div>
+  );
+});
 
 export interface LaneRowProps {
   t: T;

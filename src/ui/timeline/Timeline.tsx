@@ -28,7 +28,7 @@ import { attemptsByNode, type AttemptView } from '../attempts';
 import { CoreText, useT, type T } from '../i18n';
 import { limitLabel } from './labels';
 import { Legend } from './Legend';
-import { LaneRow, NodeRow, twoLineNames, xOf, type Geometry, type RowActions } from './Rows';
+import { LaneRow, NodeRow, ReasonRow, twoLineNames, xOf, type Geometry, type RowActions } from './Rows';
 import { measure as measureText } from './fitName';
 import { fitView, formatClock, includeView, panView, spanView, ticks, zoomView, ZOOM_STEP, type View } from './scale';
 import { ShortcutsSheet } from './ShortcutsSheet';
@@ -66,7 +66,12 @@ const LABEL_H = 18;
 /** The font of `.tl-axis__limit` (timeline.css), for measuring labels. */
 const LABEL_FONT = "600 10.8px system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif";
 
-type Item = { type: 'node'; row: TimelineRow } | { type: 'lane'; row: PlacedRow; lane: TimelineLane };
+type Unplaced = Extract<TimelineRow, { placed: false }>;
+/** A row of the grid: a node, one of its lanes, or a row an opened reason of a node without a place runs on over. */
+type Item =
+  | { type: 'node'; row: TimelineRow }
+  | { type: 'lane'; row: PlacedRow; lane: TimelineLane }
+  | { type: 'reason'; row: Unplaced; band: number; last: boolean };
 
 interface Measure {
   a: number;
@@ -125,9 +130,15 @@ function TimelineView({
   const t = useT();
   const origin = model.originMs ?? 0;
   const rel = useCallback((ms: number) => (ms - origin) / 1000, [origin]);
+  const [viewportW, setViewportW] = useState(790);
+  const [nameW, setNameW] = useState(storedNameWidth);
+  // The name column: at most 60 % of the grid (45 % on a phone), so the plot keeps room.
+  const nameCol = Math.max(NAME_MIN, Math.min(nameW, Math.round(viewportW * (viewportW < 520 ? 0.45 : 0.6))));
+  const width = Math.max(80, viewportW - nameCol);
   const fit = useMemo(
-    () => (model.startMs !== null && model.endMs !== null ? fitView(rel(model.startMs), rel(model.endMs)) : null),
-    [model, rel],
+    () =>
+      model.startMs !== null && model.endMs !== null ? fitView(rel(model.startMs), rel(model.endMs), width) : null,
+    [model, rel, width],
   );
   const [view, setView] = useState<View>(() => {
     const z = useViewStore.getState().takePendingZoom();
@@ -142,8 +153,6 @@ function TimelineView({
   const [query, setQuery] = useState('');
   const [lanes, setLanes] = useState(false);
   const [tip, setTip] = useState<{ tip: Tip; x: number; y: number; below: boolean } | null>(null);
-  const [viewportW, setViewportW] = useState(790);
-  const [nameW, setNameW] = useState(storedNameWidth);
   const [cursor, setCursor] = useState<number | null>(null);
   const [measure, setMeasure] = useState<Measure | null>(null);
   const [measureMode, setMeasureMode] = useState(false);
@@ -171,9 +180,9 @@ function TimelineView({
   const justDragged = useRef(false);
   const pendingFocus = useRef<number | null>(null);
 
-  // The name column: at most 60 % of the grid (45 % on a phone), so the plot keeps room.
-  const nameCol = Math.max(NAME_MIN, Math.min(nameW, Math.round(viewportW * (viewportW < 520 ? 0.45 : 0.6))));
-  const width = Math.max(80, viewportW - nameCol);
+  // Nodes without a place whose reason the reader opened, and how many rows each reason takes written out whole.
+  const [openReasons, setOpenReasons] = useState<ReadonlySet<string>>(() => new Set());
+  const [reasonRows, setReasonRows] = useState<ReadonlyMap<string, number>>(() => new Map());
 
   const items = useMemo(() => {
     const out: Item[] = [];
@@ -181,9 +190,13 @@ function TimelineView({
       if (!rowMatches(row, filterWords(query))) continue;
       out.push({ type: 'node', row });
       if (lanes && row.placed) for (const lane of row.lanes) out.push({ type: 'lane', row, lane });
+      if (!row.placed && openReasons.has(row.node)) {
+        const n = reasonRows.get(row.node) ?? 1;
+        for (let band = 1; band < n; band++) out.push({ type: 'reason', row, band, last: band === n - 1 });
+      }
     }
     return out;
-  }, [model, order, query, lanes]);
+  }, [model, order, query, lanes, openReasons, reasonRows]);
   const shownNodes = items.filter((i) => i.type === 'node').length;
   const placedCount = model.rows.filter((r) => r.placed).length;
 
@@ -482,6 +495,14 @@ function TimelineView({
       select: (node) => useViewStore.getState().selectNode(node),
       zoomTo,
       dragging: () => justDragged.current,
+      expandReason: (node) =>
+        setOpenReasons((prev) => {
+          const next = new Set(prev);
+          if (!next.delete(node)) next.add(node);
+          return next;
+        }),
+      reasonRows: (node, rows) =>
+        setReasonRows((prev) => (prev.get(node) === rows ? prev : new Map(prev).set(node, rows))),
     }),
     [zoomTo],
   );
@@ -584,6 +605,22 @@ function TimelineView({
           actions={actions}
           tickClass={tickClass}
           attempts={attempts.get(it.row.node)}
+          reason={
+            it.row.placed ? undefined : { open: openReasons.has(it.row.node), rows: reasonRows.get(it.row.node) ?? 1 }
+          }
+        />,
+      );
+    else if (it.type === 'reason')
+      rendered.push(
+        <ReasonRow
+          key={`r:${it.row.node}:${it.band}`}
+          t={t}
+          row={it.row}
+          band={it.band}
+          last={it.last}
+          top={i * ROW_H}
+          selected={selected === it.row.node}
+          actions={actions}
         />,
       );
     else
@@ -1067,10 +1104,18 @@ function LimitChips({
               data-fired={isFired ? '' : undefined}
             >
               <span className="tl-chip__swatch" aria-hidden="true" />
-              {label}
-              {isFired && <span className="tl-chip__badge"> {t('timeline.fired')}</span>}
-              {l.anchor === 'node' && <span className="tl-chip__sub"> {t('timeline.perNode')}</span>}
-              {where !== 'in' && <span className="tl-chip__sub"> · {t(`timeline.where.${where}`)}</span>}
+              {/* One run of text, so a chip that wraps on a phone reads on line by line. */}
+              <span className="tl-chip__text">
+                {label}
+                {isFired && <span className="tl-chip__badge"> {t('timeline.fired')}</span>}
+                {l.anchor === 'node' && (
+                  <span className="tl-chip__sub">
+                    {t.lang === 'zh' ? '' : ' '}
+                    {t('timeline.perNode')}
+                  </span>
+                )}
+                {where !== 'in' && <span className="tl-chip__sub"> · {t(`timeline.where.${where}`)}</span>}
+              </span>
             </button>
           </li>
         );

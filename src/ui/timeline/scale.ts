@@ -11,9 +11,17 @@ export const MAX_SPAN_S = 4 * 3600;
 export const ZOOM_STEP = 1.5;
 
 /** The whole data range with a little room on both sides. */
-export function fitView(start: number, end: number): View {
+/** Room kept at each end of the whole job's view, px: half a marker and its count badge. */
+const EDGE_PX = 16;
+
+/**
+ * The whole of `start`…`end` with a margin: 4 % of it, or on a narrow plot (`widthPx`, a phone) at least enough
+ * that a marker at either end is drawn whole.
+ */
+export function fitView(start: number, end: number, widthPx = 0): View {
   const span = Math.max(end - start, 1);
-  const pad = span * 0.04;
+  const edge = widthPx > 4 * EDGE_PX ? (span * EDGE_PX) / (widthPx - 2 * EDGE_PX) : 0;
+  const pad = Math.max(span * 0.04, edge);
   return { start: start - pad, end: end + pad };
 }
 
