@@ -13,6 +13,8 @@ export interface NodeGroup {
 }
 
 const JOINING: IdentityHint['kind'][] = ['hostname', 'logdir', 'name', 'node-rank', 'group-rank', 'label'];
+/** A rank key, optionally under its run (`2/node-rank:1`). */
+const RANK_KEY = /(?:^|\/)node-rank:/;
 
 function keysOf(s: StreamExtract): string[] {
   const keys: string[] = [];
@@ -49,12 +51,24 @@ export function groupStreams(
     }
     return i;
   };
+  // Hostnames each group holds: a rank shared by two hosts is a misconfiguration (two pods launched with one
+  // --node-rank), not one node, so a rank never joins streams whose hosts differ.
+  const hosts = free.map(
+    (s) => new Set(s.identity.filter((h) => h.kind === 'hostname').map((h) => h.value.toLowerCase())),
+  );
+  const clash = (a: number, b: number) =>
+    hosts[a]!.size > 0 && hosts[b]!.size > 0 && ![...hosts[a]!].some((h) => hosts[b]!.has(h));
   const owner = new Map<string, number>();
   free.forEach((s, i) => {
     for (const k of keyed(s)) {
       const o = owner.get(k);
       if (o === undefined) owner.set(k, i);
-      else parent[find(i)] = find(o);
+      else {
+        const [a, b] = [find(i), find(o)];
+        if (a === b || (RANK_KEY.test(k) && clash(a, b))) continue;
+        parent[a] = b;
+        for (const h of hosts[a]!) hosts[b]!.add(h);
+      }
     }
   });
   const byRoot = new Map<number, NodeGroup>();
