@@ -234,6 +234,7 @@ export type ReasonCode =
   | 'most-reported-stage'
   | 'host-absent'
   | 'host-silent'
+  | 'duplicate-node-rank'
   | 'host-late-by-launch'
   | 'host-late-consequence'
   | 'store-key-names-node'

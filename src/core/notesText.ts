@@ -164,6 +164,8 @@ const REASONS_EN: Record<ReasonCode, (v: V) => string> = {
     `Nodes failed to connect to the store host${v.host ? ` ${s(v.host)}` : ''}, whose log was not given (${s(v.missing)}): it started late or not at all.`,
   'host-silent': (v) =>
     `Nodes failed to connect to the store on ${s(v.host)}, which left no failure of its own in the logs: it started late or not at all.`,
+  'duplicate-node-rank': (v) =>
+    `${s(v.nodes)} were all launched with node rank ${s(v.rank)}, so no node took rank ${s(v.missing)} and the others waited for it: one of them was given the wrong --node-rank (a misconfiguration, not a late node).`,
   'host-late-by-launch': (v) => `${s(v.host)} launched ${secs(v.lag)} after the first node.`,
   'host-late-consequence': (v) =>
     `The other nodes timed out connecting to the store on ${s(v.host)} (node_rank 0 / the rendezvous endpoint), so the store host was the late one; its own later failure (${s(v.hostStage)}) is a consequence.`,
@@ -263,6 +265,8 @@ const REASONS_ZH: Record<ReasonCode, (v: V) => string> = {
   'restart-cause': (v) => `最先的失败是 ${s(v.nodes)} 的 worker（${s(v.stage)}）；agent 随后重启，而重启又相继失败。`,
   'silent-straggler': (v) =>
     `${s(v.nodes)} 没有自己的失败，也从未越过 rendezvous，而 ${s(v.waiters)} 等待超时：它加入得太晚了（推断：日志没有时间）。`,
+  'duplicate-node-rank': (v) =>
+    `${s(v.nodes)} 都以 node rank ${s(v.rank)} 启动，因此没有节点取得 rank ${s(v.missing)}，其他节点一直在等它：其中一个的 --node-rank 配错了（是配置错误，不是节点迟到）。`,
   'host-inferred': (v) =>
     `${s(v.host)} 是 store 主机：它在 rendezvous 中等待（${s(v.hostStage)}），而其他节点都连不上 store。`,
   'host-gone': (v) =>

@@ -97,6 +97,7 @@ export function deriveFacts(events: LogEvent[], formats: Record<string, number>)
   };
   const confs: Record<string, string> = {};
   let backendHint: string | null = null;
+  let staticByDefault = false;
   for (const e of events) {
     const fx = effectsOf(e.id);
     const f = fx.facts;
@@ -125,6 +126,7 @@ export function deriveFacts(events: LogEvent[], formats: Record<string, number>)
     }
     const args = v(f.launchArgs);
     if (args) readLaunchArgs(facts, confs, args, e, setNum);
+    if (args && TORCHRUN_COMMAND.test(args) && !/--rdzv[_-]backend|--standalone/.test(args)) staticByDefault = true;
     const world = boundedCount(v(f.worldNodes));
     if (world !== null && world > 0) facts.worldNodes = Math.max(facts.worldNodes ?? 0, world);
     const gws = parseIntList(v(f.globalWorldSizes), 1)[0];
@@ -140,6 +142,8 @@ export function deriveFacts(events: LogEvent[], formats: Record<string, number>)
     }
   }
   facts.backend ??= backendHint;
+  // torchrun's own default: a torchrun command that names no --rdzv-backend (nor --standalone) ran static.
+  if (!facts.backend && staticByDefault) facts.backend = 'static';
   // The job's size: the fixed node count, or for an elastic job (min < max) the world that formed.
   const elastic = facts.minNodes !== null && facts.maxNodes !== null && facts.minNodes < facts.maxNodes;
   facts.nnodes = elastic ? (facts.worldNodes ?? facts.minNodes) : (facts.maxNodes ?? facts.worldNodes);
@@ -158,6 +162,9 @@ export function deriveFacts(events: LogEvent[], formats: Record<string, number>)
   }
   return facts;
 }
+
+/** The launcher itself on a traced or echoed command line (torchrun, `python -m torch.distributed.run|launch`). */
+const TORCHRUN_COMMAND = /(?:^|[\s/])(?:torchrun|torch\.distributed\.(?:run|launch))(?:\s|$)/;
 
 function readLaunchArgs(
   facts: JobFacts,

@@ -216,6 +216,14 @@ export function findCulprits(x: CulpritInput): Culprits {
     return { late, reasons, missingLikely: false, absent: [] };
   }
 
+  // 1b. Two nodes launched with one static node rank: the rank nobody took is what the others waited for.
+  const twice = duplicateRank(views, x);
+  if (twice) {
+    for (const id of twice.nodes) late.add(id);
+    reasons.push({ code: 'duplicate-node-rank', values: twice });
+    return { late, reasons, missingLikely: false, absent: [] };
+  }
+
   // 1. The store host, when the clients failed to reach it and nobody did in time — unless the clients never
   // resolved the name they tried: then no connection was made, and nothing in their failure says the host was
   // late (launch times still may, below).
@@ -425,6 +433,33 @@ export function findCulprits(x: CulpritInput): Culprits {
   const byName = missingLikely ? x.missingNames.filter((n): n is string => n !== null) : [];
   return { late, reasons, missingLikely, absent: byName.length === x.missing.length ? byName : [] };
 }
+
+/**
+ * A static job whose nodes print their ranks (`rdzv_configs` rank, `--node-rank`), where two print the same one
+ * and a rank below the world size is held by no node: the others waited for a rank that nobody took.
+ */
+function duplicateRank(
+  views: NodeView[],
+  x: CulpritInput,
+): { nodes: string[]; rank: number; missing: string[] } | null {
+  if (x.facts.backend !== 'static' || !WAITS_FOR_A_RANK.includes(x.stage)) return null;
+  const expected = x.facts.nnodes ?? views.length + x.missing.length;
+  const byRank = new Map<number, string[]>();
+  for (const v of views) {
+    const r = v.node.groupRank;
+    if (r === null || r >= expected || v.node.agents > 1) return null;
+    byRank.set(r, [...(byRank.get(r) ?? []), v.node.id]);
+  }
+  const shared = [...byRank].filter(([, ids]) => ids.length > 1);
+  if (shared.length !== 1 || expected > 4096) return null;
+  const untaken = Array.from({ length: expected }, (_, r) => r).filter((r) => !byRank.has(r));
+  if (untaken.length === 0) return null;
+  const [rank, nodes] = shared[0]!;
+  return { nodes, rank, missing: untaken.map(String) };
+}
+
+/** Stages where the others wait for every rank to show up. */
+const WAITS_FOR_A_RANK: FailureStage[] = ['rendezvous-timeout', 'rank-assignment', 'pg-init'];
 
 /**
  * The store host counted `joined` of `expected` clients, every client whose log is here is one of those who
