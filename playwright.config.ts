@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { defineConfig } from '@playwright/test';
 
 // E2E_PORT lets two checkouts on one machine run their suites at once (each its own preview server).
@@ -11,6 +12,10 @@ const systemChromium = '/usr/bin/chromium';
 export default defineConfig({
   testDir: 'e2e',
   retries: 0,
+  // Two workers even on a 2-core machine (Playwright's default, half the cores, would be one): a test spends much of
+  // its time waiting on the page, so two at once take about two thirds of the time. The responsiveness test of
+  // e2e/scale.spec.ts still runs alone (its `-exclusive-` lock), as its longest-task bound was measured that way.
+  workers: Math.max(2, Math.floor(availableParallelism() / 2)),
   reporter: 'list',
   forbidOnly: !!process.env.CI,
   use: {

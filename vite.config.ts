@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { loadEnv, type Plugin } from 'vite';
@@ -77,5 +78,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
     environment: 'node',
     testTimeout: 30000,
+    // Two test files at a time even on a 2-core machine (vitest's default, one fewer than the cores, would be one).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });

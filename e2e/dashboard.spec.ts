@@ -496,7 +496,9 @@ test('share links use the address teammates open: set, remembered, warned about 
   await expect(dialog.getByTestId('share-url')).toHaveValue(/^https:\/\/tools\.example\.com\/skewscope\//);
   await page.keyboard.press('Escape');
 
-  // Remembered in this browser: another analysis, another dialog, the same address.
+  // Remembered in this browser: another analysis, another dialog, the same address. The reload waits for the
+  // diagnosis to be kept (saved a moment after it settles), so that it comes back with its Start over button.
+  await expect.poll(() => page.evaluate(() => localStorage.getItem('skewscope.lastDiagnosis') !== null)).toBe(true);
   await page.reload();
   await page.getByTestId('start-over').click();
   await analyse(page, s2());

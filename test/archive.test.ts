@@ -4,7 +4,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Gzip, Zip, ZipDeflate, ZipPassThrough, gzipSync, zipSync } from 'fflate';
+import { gzipSync as zlibGzip } from 'node:zlib';
+import { Zip, ZipDeflate, ZipPassThrough, gzipSync, zipSync } from 'fflate';
 import { afterAll, describe, expect, it } from 'vitest';
 import { collectInputs } from '../src/cli/files';
 import { extractAll } from '../src/cli/pool';
@@ -435,14 +436,9 @@ describe('damaged archives', () => {
 describe('bombs', () => {
   const s2 = scenarioFiles(S2);
 
-  /** A gzip stream of `mib` MiB of zeros, built chunk by chunk with fflate's streaming Gzip. */
+  /** A gzip stream of `mib` MiB of zeros, made by Node's zlib (0.5 s for 300 MiB; fflate's streaming Gzip 2.7 s). */
   function zeroGzip(mib: number): Uint8Array {
-    const out: Uint8Array[] = [];
-    const gz = new Gzip({ level: 9, mem: 12 }, (chunk) => out.push(chunk));
-    const zeros = new Uint8Array(1 << 20);
-    for (let i = 0; i < mib; i++) gz.push(zeros);
-    gz.push(new Uint8Array(0), true);
-    return concat(out);
+    return zlibGzip(new Uint8Array(mib << 20), { level: 9 });
   }
 
   it('a small .gz that inflates to hundreds of MiB is stopped as a bomb, with the default limits', () => {
