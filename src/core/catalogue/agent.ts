@@ -231,8 +231,12 @@ export const AGENT: CatalogueEntry[] = [
     id: 'child-failed',
     kind: 'failure',
     anchors: ['ChildFailedError'],
-    pattern: '(?:^|[\\s.:])ChildFailedError:?\\s*$',
-    samples: ['torch.distributed.elastic.multiprocessing.errors.ChildFailedError: '],
+    // A paste whose newlines collapsed runs the banner's `====` on after it.
+    pattern: '(?:^|[\\s.:])ChildFailedError:?\\s*(?:$|={8})',
+    samples: [
+      'torch.distributed.elastic.multiprocessing.errors.ChildFailedError: ',
+      'line 268, in launch_agent raise ChildFailedError( torch.distributed.elastic.multiprocessing.errors.ChildFailedError: ============================================================',
+    ],
     effects: {
       stage: 'worker-error',
       role: 'consequence',
