@@ -186,6 +186,18 @@ export const LAUNCHER: CatalogueEntry[] = [
     source: 'the shell; shape from a grep over Slurm node logs (excerpt grep-prefix-across-node-files)',
   },
   {
+    // A GitHub Actions job log names the self-hosted runner's machine in its "Set up job" step.
+    id: 'ci-runner-machine',
+    kind: 'info',
+    anchors: ["Machine name: '"],
+    pattern: "^Machine name: '(?<host>[\\w.-]{1,200})'$",
+    samples: ["2025-03-04T09:11:42.9442080Z Machine name: 'gpu-r1'"],
+    effects: { notTorchEvidence: true, identity: [{ kind: 'hostname', field: 'host', onlyIfSole: true }] },
+    once: true,
+    versions: 'GitHub Actions (self-hosted runners)',
+    source: "actions/runner's job set-up lines (Current runner version, Runner name, Machine name)",
+  },
+  {
     // A scheduler reporting that a node's task exited: Slurm's `srun: error: host: task N: Exited with exit code N`.
     id: 'runner-exit-code',
     kind: 'error',
