@@ -32,6 +32,15 @@ export const PHASE_FRAMES: FrameStage[] = [
     stage: 'rank-assignment',
   },
   {
+    // The agent creating its rendezvous store (static: next_rendezvous makes the TCPStore; c10d: the backend's
+    // _create_tcp_store): an error there is the store connection failing, whatever its words (Windows'
+    // "Unknown error", 2.1's "Stop_waiting response is expected"). Not the host's wait for its clients: that
+    // message has a stage of its own.
+    fns: ['next_rendezvous', '_create_tcp_store'],
+    path: /[\\/]torch[\\/]distributed[\\/]elastic[\\/]rendezvous[\\/](?:static_tcp_rendezvous|c10d_rendezvous_backend)\.py$/,
+    stage: 'store-connect',
+  },
+  {
     fns: [
       'init_process_group',
       '_store_based_barrier',

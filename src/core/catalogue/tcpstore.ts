@@ -287,9 +287,13 @@ export const TCPSTORE: CatalogueEntry[] = [
   {
     id: 'libuv-missing',
     kind: 'failure',
-    anchors: ['use_libuv was requested but PyTorch was build without libuv support'],
-    pattern: 'use_libuv was requested but PyTorch was build without libuv support',
-    samples: ['RuntimeError: use_libuv was requested but PyTorch was build without libuv support'],
+    // "build" in 2.4's wording, "built … run with USE_LIBUV=0 to disable it" in later ones.
+    anchors: ['use_libuv was requested but PyTorch was buil'],
+    pattern: 'use_libuv was requested but PyTorch was buil[dt] without libuv support',
+    samples: [
+      'RuntimeError: use_libuv was requested but PyTorch was build without libuv support',
+      'torch.distributed.DistStoreError: use_libuv was requested but PyTorch was built without libuv support, run with USE_LIBUV=0 to disable it.',
+    ],
     effects: { stage: 'other', role: 'primary' },
     versions: '2.4–2.6 builds without libuv',
     source: 'torch/csrc/distributed/c10d/TCPStore.cpp',
