@@ -235,6 +235,7 @@ export type ReasonCode =
   | 'host-absent'
   | 'host-silent'
   | 'duplicate-node-rank'
+  | 'same-error-everywhere'
   | 'host-late-by-launch'
   | 'host-late-consequence'
   | 'store-key-names-node'

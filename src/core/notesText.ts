@@ -164,6 +164,8 @@ const REASONS_EN: Record<ReasonCode, (v: V) => string> = {
     `Nodes failed to connect to the store host${v.host ? ` ${s(v.host)}` : ''}, whose log was not given (${s(v.missing)}): it started late or not at all.`,
   'host-silent': (v) =>
     `Nodes failed to connect to the store on ${s(v.host)}, which left no failure of its own in the logs: it started late or not at all.`,
+  'same-error-everywhere': (v) =>
+    `The workers of every node (${s(v.nodes)}) failed with the same error (${s(v.error)}): the cause is what the nodes share — the launch flags, the script, the environment — not one node.`,
   'duplicate-node-rank': (v) =>
     `${s(v.nodes)} were all launched with node rank ${s(v.rank)}, so no node took rank ${s(v.missing)} and the others waited for it: one of them was given the wrong --node-rank (a misconfiguration, not a late node).`,
   'host-late-by-launch': (v) => `${s(v.host)} launched ${secs(v.lag)} after the first node.`,
@@ -265,6 +267,8 @@ const REASONS_ZH: Record<ReasonCode, (v: V) => string> = {
   'restart-cause': (v) => `最先的失败是 ${s(v.nodes)} 的 worker（${s(v.stage)}）；agent 随后重启，而重启又相继失败。`,
   'silent-straggler': (v) =>
     `${s(v.nodes)} 没有自己的失败，也从未越过 rendezvous，而 ${s(v.waiters)} 等待超时：它加入得太晚了（推断：日志没有时间）。`,
+  'same-error-everywhere': (v) =>
+    `每个节点（${s(v.nodes)}）的 worker 都因同一个错误失败（${s(v.error)}）：原因在节点共有的东西 —— 启动参数、脚本、环境 —— 而不在某一个节点。`,
   'duplicate-node-rank': (v) =>
     `${s(v.nodes)} 都以 node rank ${s(v.rank)} 启动，因此没有节点取得 rank ${s(v.missing)}，其他节点一直在等它：其中一个的 --node-rank 配错了（是配置错误，不是节点迟到）。`,
   'host-inferred': (v) =>

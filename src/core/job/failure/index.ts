@@ -195,6 +195,12 @@ export function analyseFailure(x: FailureInput): { failure: Failure | null; note
   // A node whose own workers crashed is the culprit of a worker error (the ChildFailedError host).
   if (!crash && stage === 'worker-error' && late.size === 0)
     for (const [id, e] of own) if (e.stage === 'worker-error') late.add(id);
+  // Every node's workers failed with one error: the cause is what they share (the command, the script), not a node.
+  const alike = stage === 'worker-error' && x.missing.length === 0 ? sameErrorEverywhere(x.views, late) : null;
+  if (alike) {
+    late.clear();
+    culprits.reasons.push({ code: 'same-error-everywhere', values: alike });
+  }
   const absent = culprits.absent.length
     ? culprits.absent
     : late.size === 0 && CONNECT_STAGES.includes(stage) && !host
@@ -241,4 +247,31 @@ export function analyseFailure(x: FailureInput): { failure: Failure | null; note
     },
     notes,
   };
+}
+
+/** An exception line from its type on (`RuntimeError: CUDA error: …`), numbers and addresses alike. */
+function errorShape(text: string): string | null {
+  const m = /\b[A-Z]\w{0,80}(?:Error|Exception)\b.{0,300}/.exec(text);
+  return m ? m[0].replace(/0x[0-9a-f]+|\d+/gi, '#').trim() : null;
+}
+
+/**
+ * Every node of the job (two or more, none missing) blamed for a worker error, and each one's first worker
+ * exception reads the same: one shared cause (launch flags, the script, the environment), not a culprit.
+ */
+function sameErrorEverywhere(views: NodeView[], blamed: Set<string>): { nodes: string[]; error: string } | null {
+  if (views.length < 2 || blamed.size !== views.length) return null;
+  let shape: string | null = null;
+  let shown = '';
+  for (const v of views) {
+    const first = v.events.find(
+      (e) =>
+        e.kind === 'failure' && e.stage === 'worker-error' && !effectsOf(e.id).reportsWorkerExit && errorShape(e.text),
+    );
+    const s = first ? errorShape(first.text) : null;
+    if (s === null || (shape !== null && s !== shape)) return null;
+    shape = s;
+    shown = /\b[A-Z]\w{0,80}(?:Error|Exception)\b.{0,160}/.exec(first!.text)![0];
+  }
+  return { nodes: views.map((v) => v.node.id), error: shown };
 }
