@@ -83,6 +83,21 @@ export const LAUNCHER: CatalogueEntry[] = [
     source: 'torch/distributed/launcher/api.py',
   },
   {
+    // Another framework's launcher takes torchrun's flags (--nnodes, --node_rank, --master_addr): OneFlow's and
+    // Paddle's `python -m <framework>.distributed.launch`. Its job's lines are not PyTorch's.
+    id: 'foreign-launch-command',
+    kind: 'info',
+    anchors: ['oneflow.distributed.launch', 'paddle.distributed.launch', 'mindspore.distributed.launch'],
+    pattern: '-m (?:oneflow|paddle|mindspore)\\.distributed\\.launch\\b',
+    samples: [
+      '+ python3 -m oneflow.distributed.launch --nproc_per_node 2 --nnodes 2 --node_rank 1 --master_addr 10.9.1.4 --master_port 12345 tools/train_net.py',
+      'python -m paddle.distributed.launch --gpus 0,1,2,3 --ips 10.9.1.4,10.9.1.5 train.py',
+    ],
+    effects: { foreign: true, notTorchEvidence: true },
+    versions: 'other frameworks (OneFlow, PaddlePaddle, MindSpore)',
+    source: "each framework's distributed launcher (oneflow/distributed/launch.py, paddle/distributed/launch)",
+  },
+  {
     // A launch command with torchrun's own flags, whatever runs it: torchrun, python -m torch.distributed.run,
     // srun/ssh/mpirun wrappers, a shell's xtrace `+ ` or an echo of the command.
     id: 'torchrun-command',
