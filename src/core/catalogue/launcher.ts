@@ -98,6 +98,20 @@ export const LAUNCHER: CatalogueEntry[] = [
     source: "each framework's distributed launcher (oneflow/distributed/launch.py, paddle/distributed/launch)",
   },
   {
+    // PyTorch's own distributed test suite (a package build's or CI's test report): its harness starts the
+    // ranks itself and kills them after its own timeout. A unit test of the library, not a job's start-up.
+    id: 'torch-test-harness',
+    kind: 'info',
+    anchors: ['common_distributed.py'],
+    pattern: 'torch[\\\\/]testing[\\\\/]_internal[\\\\/]common_distributed\\.py',
+    samples: [
+      '  File "/opt/build/lib/python3.10/site-packages/torch/testing/_internal/common_distributed.py", line 506, in wrapper',
+    ],
+    effects: { foreign: true, notTorchEvidence: true },
+    versions: 'PyTorch test suite (test/distributed)',
+    source: 'torch/testing/_internal/common_distributed.py (MultiProcessTestCase)',
+  },
+  {
     // A launch command with torchrun's own flags, whatever runs it: torchrun, python -m torch.distributed.run,
     // srun/ssh/mpirun wrappers, a shell's xtrace `+ ` or an echo of the command.
     id: 'torchrun-command',

@@ -175,15 +175,18 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
     return s;
   };
 
-  /** Prefixes that show PyTorch's distributed code printed the line, whatever the message. */
+  /**
+   * Prefixes that show PyTorch's distributed code printed the line, whatever the message. Worker prefixes count
+   * unless another program's sign is in the file (they count once the file is read, like a logger's name):
+   * PyTorch's own test harness prints `[rank1]:` too, and a program built on torch's modules logs under its names.
+   */
   const prefixEvidence = (s: StreamState, l: ScannedLine, p: ParsedLine) => {
     if (s.x.torchEvidence.length >= MAX_EVIDENCE_REASONS) return;
     if (p.c10dTag) noteEvidence(s, `line ${l.line}: a [c10d] tag`);
-    else if (p.tee) noteEvidence(s, `line ${l.line}: torchrun's [${p.tee.role}${p.tee.localRank}]: worker prefix`);
-    else if (p.ranks.length) noteEvidence(s, `line ${l.line}: a [rank${p.ranks[0]}]: prefix`);
-    // A logger name alone is weak: programs built on torch's modules (dlrover) log under torch's names.
-    else if (p.origin && TORCH_ORIGIN.test(p.origin) && s.weakEvidence.length < MAX_EVIDENCE_REASONS)
-      s.weakEvidence.push(`line ${l.line}: logged by ${p.origin}`);
+    else if (s.weakEvidence.length >= MAX_EVIDENCE_REASONS) return;
+    else if (p.tee) s.weakEvidence.push(`line ${l.line}: torchrun's [${p.tee.role}${p.tee.localRank}]: worker prefix`);
+    else if (p.ranks.length) s.weakEvidence.push(`line ${l.line}: a [rank${p.ranks[0]}]: prefix`);
+    else if (p.origin && TORCH_ORIGIN.test(p.origin)) s.weakEvidence.push(`line ${l.line}: logged by ${p.origin}`);
   };
 
   const onLine = (l: ScannedLine) => {
