@@ -215,6 +215,22 @@ export const AGENT: CatalogueEntry[] = [
     source: 'torch/distributed/elastic/agent/server/api.py',
   },
   {
+    // The agent's own exit on that signal: its handler raises SignalException, which ends torchrun's traceback.
+    // A signal from outside (SIGHUP when the terminal of a `nohup`-less or lost session closes, SIGTERM from the
+    // scheduler), not a worker's error.
+    id: 'agent-signal-exception',
+    kind: 'failure',
+    anchors: ['SignalException: Process '],
+    pattern: 'SignalException: Process (?<pid>\\d{1,9}) got signal: (?<sig>\\d{1,3})',
+    samples: [
+      'torch.distributed.elastic.multiprocessing.api.SignalException: Process 3107402 got signal: 1',
+      'SignalException: Process 88213 got signal: 15',
+    ],
+    effects: { stage: 'other', role: 'consequence', tornDown: true },
+    versions: '1.13–2.6',
+    source: 'torch/distributed/elastic/multiprocessing/api.py (_terminate_process_handler)',
+  },
+  {
     id: 'worker-failed',
     kind: 'error',
     anchors: ['failed (exitcode: '],
