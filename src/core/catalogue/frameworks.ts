@@ -52,6 +52,21 @@ export const FRAMEWORKS: CatalogueEntry[] = [
     source: 'sglang srt/model_executor/model_runner.py init_torch_distributed; shape: sgl-project/sglang#958',
   },
   {
+    // sglang's launcher reporting that a rank's scheduler process died while the server started (older releases
+    // print it without "during initialization"): -9 is a SIGKILL (the OOM killer, or sglang's own watchdog).
+    id: 'sglang-scheduler-died',
+    kind: 'failure',
+    anchors: ['scheduler died'],
+    pattern: 'Rank (?<rank>\\d{1,7}) scheduler died(?: during initialization)? \\(exit code:? (?<code>-?\\d{1,4})\\)',
+    samples: [
+      'RuntimeError: Rank 0 scheduler died during initialization (exit code: -9). If exit code is -9 (SIGKILL), a common cause is the OS OOM killer.',
+      '[2026-08-20 14:07:22] Rank 0 scheduler died (exit code: -9)',
+    ],
+    effects: { stage: 'other', role: 'primary', tornDown: true, killedInStage: true },
+    versions: 'sglang (srt/entrypoints/engine.py _wait_for_scheduler_ready)',
+    source: 'sglang srt/entrypoints/engine.py _scheduler_died_error',
+  },
+  {
     // The same runner creating its NCCL communicator (older sglang; newer ones go on to "Init torch distributed ends").
     id: 'sglang-nccl-begin',
     kind: 'info',

@@ -5,6 +5,20 @@ import type { CatalogueEntry } from './types';
 
 export const NCCL: CatalogueEntry[] = [
   {
+    // NCCL starting a communicator (NCCL_DEBUG=INFO, 2.2x: "ncclCommInitRank … - Init START"): the rank is in
+    // communicator set-up from here until "Init COMPLETE".
+    id: 'nccl-init-start',
+    kind: 'info',
+    anchors: [' - Init START'],
+    pattern: 'ncclCommInitRank(?:Config)?\\b.{0,300} - Init START',
+    samples: [
+      'gpu-a1:2211:2211 [0] NCCL INFO ncclCommInitRank comm 0xaaab04c2f7d0 rank 0 nranks 2 cudaDev 0 nvmlDev 0 busId f01000 commId 0x5e21b0c4a7d913f2 - Init START',
+    ],
+    effects: { entersStage: 'comm-init', comm: 'nccl', notTorchEvidence: true },
+    versions: 'NCCL ≥ 2.18 with NCCL_DEBUG=INFO',
+    source: 'NCCL src/init.cc (ncclCommInitRankFunc INFO trace)',
+  },
+  {
     id: 'nccl-unique-id',
     kind: 'failure',
     anchors: ['ncclUniqueId from [0]'],

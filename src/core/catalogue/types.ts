@@ -122,6 +122,9 @@ export interface Effects {
   closedRound?: string;
   /** The event's own stage is where the node was waiting (a stack dump: the phase its frames are in). */
   waitsInItsStage?: boolean;
+  /** The process was killed from outside (a SIGKILL, a watchdog) while starting: its stage is the one its
+   * stream last entered (`entersStage`, `waitingIn`), when one did. */
+  killedInStage?: boolean;
   /** The message says whose rank it waited for (ncclUniqueId comes from global rank 0). */
   waitsForGlobalRank?: number;
   /** What the message shows of the store host: this node hosts it; this node reached it; lost it after reaching it. */

@@ -248,6 +248,7 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
       // After the stream's training steps (and no restart since), a store wait no frame places is a collective
       // or barrier of the running job — a hang while training, not a startup stage.
       if (fx.storeWait && ev.stage === 'other' && s.stepped) ev.stage = 'collective-timeout';
+      if (fx.killedInStage && ev.stage === 'other' && !s.stepped) ev.stage = enteredStage(s) ?? ev.stage;
       ev.role = refineRole(entry, s, l.line, fields, ev.stage);
       if (fresh) ev.frames = s.frames.map((f) => f.fn);
     }
@@ -502,6 +503,17 @@ function labelHints(file: string, s: StreamState): IdentityHint[] {
   if (s.hostKey) hints.push(hint('hostname', label, sentence('hint.linePrefix', { label, file }), 'medium'));
   hints.push(hint('label', `${file}#${label}`, sentence('hint.lineLabel', { label, file }), 'high'));
   return hints;
+}
+
+/** The startup stage the stream last entered (init_process_group called, a communicator begun), if any. */
+function enteredStage(s: StreamState): FailureStage | null {
+  for (let i = s.x.events.length - 1; i >= 0; i--) {
+    const fx = ENTRY.get(s.x.events[i]!.id)?.effects;
+    const st = fx?.entersStage ?? fx?.waitingIn;
+    if (st) return st;
+    if (s.x.events[i]!.kind === 'restart') return null;
+  }
+  return null;
 }
 
 /** The stage of the last wait the stream reported with nothing after it to say the wait ended. */
