@@ -236,6 +236,7 @@ export type ReasonCode =
   | 'host-silent'
   | 'duplicate-node-rank'
   | 'same-error-everywhere'
+  | 'failed-before-joining'
   | 'host-late-by-launch'
   | 'host-late-consequence'
   | 'store-key-names-node'

@@ -164,6 +164,8 @@ const REASONS_EN: Record<ReasonCode, (v: V) => string> = {
     `Nodes failed to connect to the store host${v.host ? ` ${s(v.host)}` : ''}, whose log was not given (${s(v.missing)}): it started late or not at all.`,
   'host-silent': (v) =>
     `Nodes failed to connect to the store on ${s(v.host)}, which left no failure of its own in the logs: it started late or not at all.`,
+  'failed-before-joining': (v) =>
+    `${s(v.nodes)} failed before joining the rendezvous (its agent could not even create its store client); ${s(v.waiters)} waited for it until their limit ran out.`,
   'same-error-everywhere': (v) =>
     `The workers of every node (${s(v.nodes)}) failed with the same error (${s(v.error)}): the cause is what the nodes share — the launch flags, the script, the environment — not one node.`,
   'duplicate-node-rank': (v) =>
@@ -267,6 +269,8 @@ const REASONS_ZH: Record<ReasonCode, (v: V) => string> = {
   'restart-cause': (v) => `最先的失败是 ${s(v.nodes)} 的 worker（${s(v.stage)}）；agent 随后重启，而重启又相继失败。`,
   'silent-straggler': (v) =>
     `${s(v.nodes)} 没有自己的失败，也从未越过 rendezvous，而 ${s(v.waiters)} 等待超时：它加入得太晚了（推断：日志没有时间）。`,
+  'failed-before-joining': (v) =>
+    `${s(v.nodes)} 在加入 rendezvous 之前就失败了（它的 agent 连 store 客户端都无法创建）；${s(v.waiters)} 一直等它，直到期限用完。`,
   'same-error-everywhere': (v) =>
     `每个节点（${s(v.nodes)}）的 worker 都因同一个错误失败（${s(v.error)}）：原因在节点共有的东西 —— 启动参数、脚本、环境 —— 而不在某一个节点。`,
   'duplicate-node-rank': (v) =>

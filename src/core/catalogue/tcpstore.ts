@@ -294,7 +294,8 @@ export const TCPSTORE: CatalogueEntry[] = [
       'RuntimeError: use_libuv was requested but PyTorch was build without libuv support',
       'torch.distributed.DistStoreError: use_libuv was requested but PyTorch was built without libuv support, run with USE_LIBUV=0 to disable it.',
     ],
-    effects: { stage: 'other', role: 'primary' },
+    // The agent cannot create its store client at all: it never joins, and what the others waited for is it.
+    effects: { stage: 'other', role: 'primary', cannotJoin: true },
     versions: '2.4–2.6 builds without libuv',
     source: 'torch/csrc/distributed/c10d/TCPStore.cpp',
   },

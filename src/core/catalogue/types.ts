@@ -112,6 +112,9 @@ export interface Effects {
   /** The node never started torchrun (the command was not found, its arguments were refused): it could not
    * join any rendezvous, so the others' waits are for it. */
   neverLaunched?: boolean;
+  /** The node's agent failed before it could join (its store client could not even be made): as with
+   * `neverLaunched`, the others' waits are for it. */
+  cannotJoin?: boolean;
   /** The node is waiting in this stage: a traceback cut short after it (its exception past the paste's end)
    * most likely ended that wait. */
   waitingIn?: FailureStage;

@@ -250,11 +250,14 @@ export function findCulprits(x: CulpritInput): Culprits {
 
   // 1b. A node that never started torchrun is who the others waited for, whatever stage they gave up in.
   if (late.size === 0) {
-    const never = views.filter((v) => effectsOf(own.get(v.node.id)?.id ?? '').neverLaunched).map((v) => v.node.id);
-    const waiters = [...own.keys()].filter((id) => !never.includes(id));
+    const fx = (v: NodeView) => effectsOf(own.get(v.node.id)?.id ?? '');
+    const never = views.filter((v) => fx(v).neverLaunched || fx(v).cannotJoin);
+    const ids = never.map((v) => v.node.id);
+    const waiters = [...own.keys()].filter((id) => !ids.includes(id));
     if (never.length && waiters.length) {
-      for (const id of never) late.add(id);
-      reasons.push({ code: 'never-launched', values: { nodes: never, waiters } });
+      for (const id of ids) late.add(id);
+      const code = never.every((v) => fx(v).neverLaunched) ? 'never-launched' : 'failed-before-joining';
+      reasons.push({ code, values: { nodes: ids, waiters } });
     }
   }
 
