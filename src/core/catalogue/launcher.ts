@@ -227,6 +227,29 @@ export const LAUNCHER: CatalogueEntry[] = [
     source: "actions/runner's job set-up lines (Current runner version, Runner name, Machine name)",
   },
   {
+    // Slurm ending the job or a step from outside: its time limit, a preemption, a user's scancel. The ranks were
+    // still where their stream last entered (init_process_group waiting, a communicator forming).
+    id: 'slurm-cancelled',
+    kind: 'failure',
+    anchors: [' CANCELLED AT '],
+    pattern:
+      '\\*\\*\\* (?:JOB|STEP) (?<job>[\\d._]{1,40}) ON (?<host>[\\w.-]{1,200}) CANCELLED AT (?<when>\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2})(?<why> DUE TO [A-Z ]{1,40}| DUE to [A-Z ]{1,40})? \\*\\*\\*',
+    samples: [
+      'slurmstepd: error: *** JOB 3318842 ON gpu017 CANCELLED AT 2021-02-26T11:42:09 DUE TO TIME LIMIT ***',
+      'slurmstepd: error: *** STEP 7781.0 ON gpu-a01 CANCELLED AT 2025-06-04T13:40:00 ***',
+    ],
+    effects: {
+      stage: 'other',
+      role: 'primary',
+      notTorchEvidence: true,
+      tornDown: true,
+      killedInStage: true,
+      identity: [{ kind: 'hostname', field: 'host', onlyIfSole: true }],
+    },
+    versions: 'Slurm',
+    source: 'Slurm slurmstepd (the job or step cancelled: time limit, preemption, scancel)',
+  },
+  {
     // A scheduler reporting that a node's task exited: Slurm's `srun: error: host: task N: Exited with exit code N`.
     id: 'runner-exit-code',
     kind: 'error',
