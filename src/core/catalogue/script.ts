@@ -74,8 +74,10 @@ export const SCRIPT: CatalogueEntry[] = [
     id: 'epoch-progress',
     kind: 'first-step',
     anchors: ['Epoch: ['],
-    pattern: '^Epoch: \\[(?<epoch>\\d{1,9})\\]\\[ {0,12}(?<step>\\d{1,12})/\\d{1,12}\\]',
+    // torchelastic's own ImageNet example puts the instance before it: `Instance: [i-0a1…] Epoch: [0][ 0/1563]`.
+    pattern: '(?:^|\\s)Epoch: \\[(?<epoch>\\d{1,9})\\]\\[ {0,12}(?<step>\\d{1,12})/\\d{1,12}\\]',
     samples: [
+      'Instance: [i-0b71c2d9e3f4a5b6c] Epoch: [0][   0/1563]\tTime  4.502 ( 4.502)\tData  3.177 ( 3.177)',
       'Epoch: [12][ 50/1563]  Time  0.110 ( 0.126)    Data  0.081 ( 0.081)    Loss 2.5804e+00 (2.6696e+00)    Acc@1  43.75 ( 38.48)   Acc@5  68.75 ( 62.93)',
     ],
     effects: { notTorchEvidence: true },
