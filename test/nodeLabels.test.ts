@@ -9,7 +9,11 @@ import { reasonText } from '../src/core/notesText';
 describe('labels of missing nodes', () => {
   it('are Chinese in Chinese text, and names from the logs stay as they are', () => {
     expect(nodeLabels('zh', 'unnamed node 1 of 2, unnamed node 2 of 2')).toBe('未命名节点 1/2, 未命名节点 2/2');
-    expect(nodeLabels('zh', 'node4 (group_rank 4)')).toBe('node4 (group_rank 4)');
+    // A label of skewscope's own around a name from the logs: the name stays, the label is Chinese.
+    expect(nodeLabels('zh', 'node4 (group_rank 4)')).toBe('node4（group_rank 4）');
+    expect(nodeLabels('zh', 'group_rank 4')).toBe('group_rank 4');
+    expect(nodeLabels('zh', 'node4')).toBe('node4');
+    expect(nodeLabels('en', 'node4 (group_rank 4)')).toBe('node4 (group_rank 4)');
     expect(nodeLabels('en', 'unnamed node 1 of 2')).toBe('unnamed node 1 of 2');
   });
 

@@ -1,5 +1,5 @@
 import type { AdviceId } from './advice';
-import { labelValues, type Lang } from './i18n';
+import { labelValues, zhSpacing, type Lang } from './i18n';
 
 // Every sentence the diagnosis says, in English and Simplified Chinese. Rules in findings.ts pick the code
 // and the numbers; the words are here, so the CLI, the dashboard and the share view say the same thing.
@@ -60,12 +60,21 @@ const srcEn = (p: P) =>
         : 'source unknown';
 const srcZh = (p: P) =>
   p.source === 'logs'
-    ? '日志中已设置'
+    ? '日志中打印的值'
     : p.source === 'inferred'
       ? '根据节点等待的时长推断；日志中没有打印'
       : p.source === 'default'
-        ? `${p.version ? `torch ${s(p.version)} ` : ''}${p.backend ? `${s(p.backend)} ` : ''}的默认值 —— 推定，没有日志行显示它`
+        ? `${defaultOfZh(p)}，推定：没有日志行打印它`
         : '来源未知';
+/** Whose default a limit is: `torch 2.3 下 c10d 后端的默认值`, `torch 2.3 的默认值`, or just `默认值`. */
+const defaultOfZh = (p: P) =>
+  p.version && p.backend
+    ? `torch ${s(p.version)} 下 ${s(p.backend)} 后端的默认值`
+    : p.version
+      ? `torch ${s(p.version)} 的默认值`
+      : p.backend
+        ? `${s(p.backend)} 后端的默认值`
+        : '默认值';
 
 const EN: Record<FindingCode, Text> = {
   RUN_ID_MISMATCH: {
@@ -289,7 +298,7 @@ const ZH: Record<FindingCode, Text> = {
   NODE_LOG_MISSING: {
     title: (p) =>
       Number(p.count) > 1
-        ? `缺少 ${s(p.count)} 个节点的日志（${s(p.missing)}${Number(p.count) > 64 ? '，…' : ''}）`
+        ? `缺少 ${s(p.count)} 个节点的日志：${s(p.missing)}${Number(p.count) > 64 ? '，…' : ''}`
         : `缺少 ${s(p.missing)} 的日志`,
     detail: (p) =>
       `作业有 ${s(p.expected)} 个节点${p.formed ? '（实际组成的 world）' : ''}，但只提供了 ${s(p.present)} 个节点的日志。` +
@@ -317,7 +326,7 @@ const ZH: Record<FindingCode, Text> = {
   COMM_INIT_TIMEOUT: {
     title: (p) => `通信域（${s(p.lib)}）建立超时`,
     detail: (p) =>
-      `${s(p.reporters)} 上建立 ${s(p.lib)} 通信域${p.limit !== null ? `在 ${secsZh(p.limit)}（${srcZh(p)}）后` : ''}超时：${p.late ? `${s(p.late)} 到达太晚或无法连接` : '有对端节点到达太晚或无法连接'}。`,
+      `在 ${s(p.reporters)} 上建立 ${s(p.lib)} 通信域时${p.limit !== null ? `，等待 ${secsZh(p.limit)}（${srcZh(p)}）后` : ''}超时：${p.late ? `${s(p.late)} 到达太晚或无法连接` : '有对端节点到达太晚或无法连接'}。`,
   },
   NOT_A_STARTUP_PROBLEM: {
     title: () => `训练过程中集合通信超时 —— 不是启动问题`,
@@ -564,7 +573,7 @@ const ADVICE_ZH: Record<AdviceId, AdviceText> = {
 export function findingText(lang: Lang, code: FindingCode, p: P): { title: string; detail: string } {
   const t = (lang === 'zh' ? ZH : EN)[code];
   const v = labelValues(lang, p);
-  return { title: t.title(v), detail: t.detail(v) };
+  return { title: zhSpacing(lang, t.title(v)), detail: zhSpacing(lang, t.detail(v)) };
 }
 
 export function adviceText(lang: Lang, id: AdviceId, v: P): { title: string; reason: string; caveat: string | null } {
