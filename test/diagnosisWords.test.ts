@@ -1,14 +1,16 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { generateJob } from '../scripts/bench-job.mjs';
 import { findingText } from '../src/core/diagnosisText';
 import { diagnose } from '../src/core/index';
 import type { JobModel } from '../src/core/model';
 import { analyseTexts, capturedJob, filesUnder } from './helpers';
 
 // The diagnosis' words as a reader gets them, sentence by sentence, in English and Chinese: a limit's source
-// said whole in Chinese, and the labels skewscope gives missing nodes written with Chinese brackets on a
-// Chinese page.
+// said whole in Chinese, a cut list of late nodes that says how many more (not ", …."), and the labels
+// skewscope gives missing nodes written with Chinese brackets on a Chinese page.
 
 const EXCERPTS = path.join(__dirname, 'fixtures', 'excerpts');
 
@@ -44,6 +46,61 @@ describe('where a limit comes from, said in Chinese', () => {
       '600 秒（torch 2.3 的默认值，推定：没有日志行打印它）',
     );
     expect(findingText('zh', 'PG_INIT_TIMEOUT', { ...p, source: 'logs' }).detail).toContain('600 秒（日志中打印的值）');
+  });
+});
+
+describe('a LATE_NODE finding names the latest late nodes and counts the rest', () => {
+  const late = (n: number) =>
+    Array.from({ length: n }, (_, k) => ({ node: `node${1000 - k}`, lagSeconds: 283.4 - k * 10.25 }));
+  const p = (count: number) => ({
+    node: 'node1000',
+    lag: 283.4,
+    count,
+    first: 'node0',
+    clockOffset: null,
+    victims: null,
+  });
+
+  it('of 1,024 late nodes: eight by name, then "and 1016 more." — never ", …."', () => {
+    const en = findingText('en', 'LATE_NODE', p(1024), late(8)).detail;
+    const zh = findingText('zh', 'LATE_NODE', p(1024), late(8)).detail;
+    expect(en).toBe(
+      '1024 nodes launched late; by lag: node1000 (283 s), node999 (273 s), node998 (263 s), node997 (253 s), node996 (242 s), node995 (232 s), node994 (222 s), node993 (212 s) and 1016 more.',
+    );
+    expect(zh).toBe(
+      '1024 个节点启动晚了，按落后时间：node1000（283 秒）、node999（273 秒）、node998（263 秒）、node997（253 秒）、node996（242 秒）、node995（232 秒）、node994（222 秒）、node993（212 秒），另有 1016 个。',
+    );
+    for (const text of [en, zh]) expect(text).not.toMatch(/…|, \.|，。/);
+  });
+
+  it('of eight or fewer: every one, and the sentence ends there', () => {
+    expect(findingText('en', 'LATE_NODE', p(2), late(2)).detail).toBe(
+      '2 nodes launched late; by lag: node1000 (283 s), node999 (273 s).',
+    );
+    expect(findingText('zh', 'LATE_NODE', p(2), late(2)).detail).toBe(
+      '2 个节点启动晚了，按落后时间：node1000（283 秒）、node999（273 秒）。',
+    );
+    expect(findingText('en', 'LATE_NODE', p(8), late(8)).detail).toMatch(/node993 \(212 s\)\.$/);
+  });
+
+  it('on a real job of 1,024 nodes (scripts/bench-job.mjs), from the rule to the sentence', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'skewscope-words-'));
+    const made = generateJob(path.join(dir, 'job'), { nodes: 1024, ranks: 1, late: 20, seed: 11 });
+    const job = analyseTexts(
+      Object.fromEntries(readdirSync(made.dir).map((f) => [`job/${f}`, readFileSync(path.join(made.dir, f), 'utf8')])),
+    );
+    const en = detailOf(job, 'en', 'LATE_NODE');
+    const zh = detailOf(job, 'zh', 'LATE_NODE');
+    expect(en.late!.map((n) => n.node)).toEqual(made.lateNodes.slice(0, 8));
+    expect(en.late!.map((n) => n.lagSeconds)).toEqual(
+      made.lateNodes.slice(0, 8).map((id) => job.nodes.find((n) => n.id === id)!.lagSeconds),
+    );
+    const words = (lang: 'en' | 'zh') =>
+      en.late!.map((n) =>
+        lang === 'en' ? `${n.node} (${Math.round(n.lagSeconds!)} s)` : `${n.node}（${Math.round(n.lagSeconds!)} 秒）`,
+      );
+    expect(en.detail).toBe(`20 nodes launched late; by lag: ${words('en').join(', ')} and 12 more.`);
+    expect(zh.detail).toBe(`20 个节点启动晚了，按落后时间：${words('zh').join('、')}，另有 12 个。`);
   });
 });
 

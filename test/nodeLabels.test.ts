@@ -45,8 +45,15 @@ describe('the late-node list of a LATE_NODE finding', () => {
       lag: 283,
       worst: 'node467 (283 s), node2 (4.5 s), n-9 (no time)',
     };
-    expect(findingText('zh', 'LATE_NODE', p).detail).toContain('node467（283 秒）、node2（4.5 秒）、n-9（无时间）');
-    expect(findingText('zh', 'LATE_NODE', p).detail).not.toMatch(/\d s\b|no time/);
-    expect(findingText('en', 'LATE_NODE', p).detail).toContain('node467 (283 s), node2 (4.5 s), n-9 (no time)');
+    const late = [
+      { node: 'node467', lagSeconds: 283.2 },
+      { node: 'node2', lagSeconds: 4.46 },
+      { node: 'n-9', lagSeconds: null },
+    ];
+    expect(findingText('zh', 'LATE_NODE', p, late).detail).toContain(
+      'node467（283 秒）、node2（4.5 秒）、n-9（无时间）',
+    );
+    expect(findingText('zh', 'LATE_NODE', p, late).detail).not.toMatch(/\d s\b|no time/);
+    expect(findingText('en', 'LATE_NODE', p, late).detail).toContain('node467 (283 s), node2 (4.5 s), n-9 (no time)');
   });
 });

@@ -1,5 +1,7 @@
+import { t } from '../i18n/translate';
 import type { AdviceId } from './advice';
 import { labelValues, zhSpacing, type Lang } from './i18n';
+import type { NodeLagged } from './model';
 
 // Every sentence the diagnosis says, in English and Simplified Chinese. Rules in findings.ts pick the code
 // and the numbers; the words are here, so the CLI, the dashboard and the share view say the same thing.
@@ -41,12 +43,6 @@ const s = (x: string | number | null | undefined) => (x === null || x === undefi
 const secs = (x: string | number | null | undefined) =>
   x === null || x === undefined ? '?' : `${typeof x === 'number' ? round(x) : x} s`;
 const secsZh = (x: string | number | null | undefined) => secs(x).replace(/ s$/, ' 秒');
-/** The late-node list ("node7 (283 s), node2 (no time)", made once by the rule) as Chinese writes it. */
-const worstZh = (x: string | number | null | undefined) =>
-  s(x)
-    .replace(/ \((-?[\d.]+) s\)/g, '（$1 秒）')
-    .replace(/ \(no time\)/g, '（无时间）')
-    .replace(/, /g, '、');
 /** Seconds as people read them: whole above 10, one decimal below. */
 const round = (x: number) => (Math.abs(x) >= 10 ? String(Math.round(x)) : String(Math.round(x * 10) / 10));
 /** Where a limit's value comes from, said every time a limit is: printed, inferred, or an assumed default. */
@@ -91,7 +87,7 @@ const EN: Record<FindingCode, Text> = {
           : `${s(p.node)} arrived late`,
     detail: (p) =>
       (Number(p.count) > 1
-        ? `${s(p.count)} nodes launched late; by lag: ${s(p.worst)}${Number(p.count) > 8 ? ', …' : ''}.`
+        ? s(p.lateList)
         : p.lag !== null
           ? `${s(p.node)} launched torchrun ${secs(p.lag)} after the first node (${s(p.first)}).`
           : `${s(p.node)} reached the rendezvous after the others had given up; its log carries no time, so its lag cannot be measured.`) +
@@ -253,7 +249,7 @@ const ZH: Record<FindingCode, Text> = {
           : `${s(p.node)} 迟到`,
     detail: (p) =>
       (Number(p.count) > 1
-        ? `${s(p.count)} 个节点启动晚了；按落后时间：${worstZh(p.worst)}${Number(p.count) > 8 ? '，…' : ''}。`
+        ? s(p.lateList)
         : p.lag !== null
           ? `${s(p.node)} 的 torchrun 比第一个节点（${s(p.first)}）晚 ${secsZh(p.lag)} 启动。`
           : `${s(p.node)} 在其他节点放弃之后才到达 rendezvous；它的日志没有时间戳，无法计算落后时间。`) +
@@ -570,15 +566,46 @@ const ADVICE_ZH: Record<AdviceId, AdviceText> = {
   },
 };
 
-export function findingText(lang: Lang, code: FindingCode, p: P): { title: string; detail: string } {
-  const t = (lang === 'zh' ? ZH : EN)[code];
-  const v = labelValues(lang, p);
-  return { title: zhSpacing(lang, t.title(v)), detail: zhSpacing(lang, t.detail(v)) };
+/**
+ * A finding's title and detail in `lang`. `late` is LATE_NODE's list of the latest late nodes with their lags
+ * (Finding.late), worded by the i18n layer; without it (a share link whose list could not be read) the list
+ * `numbers.worst` holds is shown as the text it is.
+ */
+export function findingText(
+  lang: Lang,
+  code: FindingCode,
+  p: P,
+  late: readonly NodeLagged[] = [],
+): { title: string; detail: string } {
+  const words = (lang === 'zh' ? ZH : EN)[code];
+  // A copy: in English labelValues gives back the finding's own numbers.
+  const v: P = { ...labelValues(lang, p) };
+  if (code === 'LATE_NODE') v.lateList = lateList(lang, p, late);
+  return { title: zhSpacing(lang, words.title(v)), detail: zhSpacing(lang, words.detail(v)) };
+}
+
+/** `10 nodes launched late; by lag: node10 (267 s), …, node4 (97 s) and 2 more.` — or in Chinese. */
+function lateList(lang: Lang, p: P, late: readonly NodeLagged[]): string {
+  const count = Number(p.count);
+  const named = late.length
+    ? late.map((n) =>
+        n.lagSeconds === null
+          ? t(lang, 'late.entryNoTime', { node: n.node })
+          : t(lang, 'late.entry', { node: n.node, lag: (lang === 'zh' ? secsZh : secs)(n.lagSeconds) }),
+      )
+    : p.worst !== null && p.worst !== undefined
+      ? String(p.worst).split(', ')
+      : [];
+  const list = named.join(t(lang, 'list.sep'));
+  const more = Number.isFinite(count) ? count - named.length : 0;
+  return more > 0
+    ? t(lang, 'late.listMore', { count: s(p.count), list, more: String(more) })
+    : t(lang, 'late.list', { count: s(p.count), list });
 }
 
 export function adviceText(lang: Lang, id: AdviceId, v: P): { title: string; reason: string; caveat: string | null } {
-  const t = (lang === 'zh' ? ADVICE_ZH : ADVICE_EN)[id];
-  return { title: t.title(v), reason: t.reason(v), caveat: t.caveat ? t.caveat(v) : null };
+  const words = (lang === 'zh' ? ADVICE_ZH : ADVICE_EN)[id];
+  return { title: words.title(v), reason: words.reason(v), caveat: words.caveat ? words.caveat(v) : null };
 }
 
 /** Every code, for the docs page and its test. */
