@@ -310,6 +310,70 @@ test('timeline: why a node has no place reads whole — two lines in its row, op
   }
 });
 
+test('timeline: no limit line, measurement or cursor is drawn over why a node has no place', async ({ page }) => {
+  for (const lang of ['en', 'zh'] as const) {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await analyse(page, hostLate113(), lang);
+    const timeline = page.getByTestId('timeline');
+    const boxes = () =>
+      timeline.evaluate((el) => {
+        const box = (x: Element) => {
+          const b = x.getBoundingClientRect();
+          return { left: b.left, right: b.right, top: b.top, bottom: b.bottom };
+        };
+        const all = (sel: string) => [...el.querySelectorAll(sel)].map(box);
+        return {
+          lines: all('[data-testid="timeline-limit"]'),
+          cursors: all('.tl-cursor, .tl-measure'),
+          // Why node0 has no place: its words, and the plot of its row and of the rows they run on over.
+          words: all('[data-testid="timeline-reason"]'),
+          unplaced: all('.tl-row.is-unplaced .tl-row__plot'),
+          placed: all('.tl-row:not(.is-unplaced) .tl-row__plot'),
+        };
+      });
+    const meets = (a: Box, b: Box) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+    for (const width of [1440, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      if (width === 390) {
+        // Opened on a phone, the words run on over rows of their own: those too stay clear.
+        await timeline.getByTestId('timeline-reason-toggle').click();
+        await expect(timeline.getByTestId('timeline-reason-row').first()).toBeVisible();
+      }
+      await timeline.getByTestId('timeline-reason').scrollIntoViewIfNeeded();
+      const b = await boxes();
+      const where = `${lang} at ${width}`;
+      expect(b.words.length, where).toBe(1);
+      expect(b.unplaced.length, where).toBeGreaterThan(0);
+      // The 30 s timeout falls inside node0's row: drawn across the whole grid it would cross it (and, in English,
+      // its words).
+      expect(b.lines.length, where).toBeGreaterThan(0);
+      const row = b.unplaced[0]!;
+      expect(
+        b.lines.some((l) => l.left >= row.left && l.right <= row.right),
+        where,
+      ).toBe(true);
+      for (const l of b.lines) {
+        for (const u of [...b.words, ...b.unplaced])
+          expect(meets(l, u), `${where}: a limit over ${JSON.stringify(u)}`).toBe(false);
+      }
+      // Over the rows that have a place, each line still runs from top to bottom.
+      for (const r of b.placed)
+        expect(
+          b.lines.some((l) => l.top <= r.top + 0.5 && l.bottom >= r.bottom - 0.5),
+          `${where}: a limit across ${JSON.stringify(r)}`,
+        ).toBe(true);
+      // The cursor follows the pointer over the placed rows, not over the words.
+      const w = b.words[0]!;
+      await page.mouse.move((w.left + w.right) / 2, (w.top + w.bottom) / 2);
+      const over = await boxes();
+      for (const c of over.cursors) expect(meets(c, w), `${where}: the cursor over the words`).toBe(false);
+      const r = b.placed[0]!;
+      await page.mouse.move((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+      await expect(timeline.locator('.tl-cursor').first(), where).toBeVisible();
+    }
+  }
+});
+
 test('skew chart on a phone: the limit the late node crossed keeps its label when labels clash', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await analyse(page, longNames(), 'en');
@@ -426,7 +490,8 @@ test('what-if with a node’s log missing says whose, in either language (not "{
     'This cannot be answered: there is no log of node4 (group_rank 4), and a node without a log may be the late one.',
   );
   await analyse(page, six(), 'zh');
-  await expect(verdict).toHaveText('无法回答：没有 node4 (group_rank 4) 的日志，而没有日志的节点可能正是迟到的那个。');
+  // The label skewscope gives the missing node is Chinese too: full-width brackets, no space against them.
+  await expect(verdict).toHaveText('无法回答：没有 node4（group_rank 4）的日志，而没有日志的节点可能正是迟到的那个。');
 });
 
 test('keyboard: nothing hidden from a screen reader takes focus, and everything that takes focus shows a ring', async ({

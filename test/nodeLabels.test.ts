@@ -9,7 +9,11 @@ import { reasonText } from '../src/core/notesText';
 describe('labels of missing nodes', () => {
   it('are Chinese in Chinese text, and names from the logs stay as they are', () => {
     expect(nodeLabels('zh', 'unnamed node 1 of 2, unnamed node 2 of 2')).toBe('未命名节点 1/2, 未命名节点 2/2');
-    expect(nodeLabels('zh', 'node4 (group_rank 4)')).toBe('node4 (group_rank 4)');
+    // A label of skewscope's own around a name from the logs: the name stays, the label is Chinese.
+    expect(nodeLabels('zh', 'node4 (group_rank 4)')).toBe('node4（group_rank 4）');
+    expect(nodeLabels('zh', 'group_rank 4')).toBe('group_rank 4');
+    expect(nodeLabels('zh', 'node4')).toBe('node4');
+    expect(nodeLabels('en', 'node4 (group_rank 4)')).toBe('node4 (group_rank 4)');
     expect(nodeLabels('en', 'unnamed node 1 of 2')).toBe('unnamed node 1 of 2');
   });
 
@@ -41,8 +45,15 @@ describe('the late-node list of a LATE_NODE finding', () => {
       lag: 283,
       worst: 'node467 (283 s), node2 (4.5 s), n-9 (no time)',
     };
-    expect(findingText('zh', 'LATE_NODE', p).detail).toContain('node467（283 秒）、node2（4.5 秒）、n-9（无时间）');
-    expect(findingText('zh', 'LATE_NODE', p).detail).not.toMatch(/\d s\b|no time/);
-    expect(findingText('en', 'LATE_NODE', p).detail).toContain('node467 (283 s), node2 (4.5 s), n-9 (no time)');
+    const late = [
+      { node: 'node467', lagSeconds: 283.2 },
+      { node: 'node2', lagSeconds: 4.46 },
+      { node: 'n-9', lagSeconds: null },
+    ];
+    expect(findingText('zh', 'LATE_NODE', p, late).detail).toContain(
+      'node467（283 秒）、node2（4.5 秒）、n-9（无时间）',
+    );
+    expect(findingText('zh', 'LATE_NODE', p, late).detail).not.toMatch(/\d s\b|no time/);
+    expect(findingText('en', 'LATE_NODE', p, late).detail).toContain('node467 (283 s), node2 (4.5 s), n-9 (no time)');
   });
 });

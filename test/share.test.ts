@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
@@ -23,11 +23,15 @@ import {
   type Upgrader,
   type Wire,
   type WireV1,
+  type WireV2,
   UPGRADERS,
   WireSchema,
   SHARE_VERSION,
   WireV1Schema,
+  WireV2Schema,
 } from '../src/share/index';
+import { worstText } from '../src/core/findings/lateNode';
+import { generateJob } from '../scripts/bench-job.mjs';
 import { reasonText, noteText } from '../src/core/notesText';
 import { Redactor, DEFAULT_REDACTION } from '../src/share/redact';
 import { analyseTexts, corpusText, filesUnder } from './helpers';
@@ -258,7 +262,7 @@ describe('a share link reproduces the diagnosis', () => {
   it('previewShare returns exactly what the link holds, and how long the link is', () => {
     const job = scenario('torch2.6-s2_static_timeout30_node3_late');
     const p = share(job, diagnose(job), { base: 'https://skewscope.example.org/app/' });
-    expect(p.url.startsWith('https://skewscope.example.org/app/#share=2.')).toBe(true);
+    expect(p.url.startsWith('https://skewscope.example.org/app/#share=3.')).toBe(true);
     expect(p.urlLength).toBe(p.url.length);
     const d = decodeShare(p.url);
     expect(d.ok && d.snapshot).toEqual(p.snapshot);
@@ -421,7 +425,7 @@ describe('a broken link gets a message, never an exception', () => {
     reject(42, 'not-a-share-link', /not a skewscope share link/);
   });
   it('2. made by a newer skewscope', () => {
-    reject(link(wire(), SHARE_VERSION + 1), 'newer-version', /newer skewscope \(share format 3\).*up-to-date/);
+    reject(link(wire(), SHARE_VERSION + 1), 'newer-version', /newer skewscope \(share format 4\).*up-to-date/);
   });
   it('3. an older format nobody can upgrade', () => {
     reject(link(wire(), 0, null), 'older-version', /format 0, which this skewscope no longer reads/);
@@ -433,23 +437,23 @@ describe('a broken link gets a message, never an exception', () => {
   it('5. characters a link never has (tampered or re-encoded)', () => {
     const at = good.url.length - 20;
     reject(good.url.slice(0, at) + '+/' + good.url.slice(at + 2), 'bad-base64', /characters a share link never has/);
-    reject(good.url.replace('#share=2.', '#share=v1.'), 'bad-version', /format number/);
+    reject(good.url.replace('#share=3.', '#share=v1.'), 'bad-version', /format number/);
   });
   it('6. content that does not unpack', () => {
     const bytes = new Uint8Array(40).fill(0xff); // a block of the reserved type 3
-    reject(`#share=2.${toBase64Url(bytes)}`, 'bad-deflate', /cannot be unpacked/);
+    reject(`#share=3.${toBase64Url(bytes)}`, 'bad-deflate', /cannot be unpacked/);
   });
   it('7. unpacked content that is not JSON', () => {
-    reject(`#share=2.${seal(2, '{"a":"0.1.0",', DICTIONARY_V1).slice(2)}`, 'bad-json', /not readable data/);
+    reject(`#share=3.${seal(3, '{"a":"0.1.0",', DICTIONARY_V1).slice(2)}`, 'bad-json', /not readable data/);
   });
   it('8. a checksum that does not match (changed after it was made)', () => {
-    const payload = good.url.slice(good.url.indexOf('#share=2.') + 9);
+    const payload = good.url.slice(good.url.indexOf('#share=3.') + 9);
     const bytes = fromBase64Url(payload) as Uint8Array;
     bytes[3] = bytes[3]! ^ 0x01;
-    reject(`#share=2.${toBase64Url(bytes)}`, 'checksum', /checksum does not match/);
+    reject(`#share=3.${toBase64Url(bytes)}`, 'checksum', /checksum does not match/);
   });
   it('9. a fragment over 64 KB', () => {
-    reject(`#share=2.${'A'.repeat(70_000)}`, 'too-large', /over 64 KB/);
+    reject(`#share=3.${'A'.repeat(70_000)}`, 'too-large', /over 64 KB/);
   });
   it('10. a payload that inflates past 1 MB', () => {
     reject(link({ a: 'x'.repeat(2 * 1024 * 1024) }), 'too-large-inflated', /more than 1 MB/);
@@ -521,7 +525,7 @@ describe('a broken link gets a message, never an exception', () => {
     const chars = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
     for (let i = 0; i < 300; i++) {
       const cut = good.url.slice(0, good.url.length - rand(40));
-      const at = cut.indexOf('#share=2.') + 9 + rand(cut.length - cut.indexOf('#share=2.') - 9);
+      const at = cut.indexOf('#share=3.') + 9 + rand(cut.length - cut.indexOf('#share=3.') - 9);
       const mangled = cut.slice(0, at) + chars[rand(64)] + cut.slice(at + 1);
       const d = decodeShare(mangled);
       if (!d.ok) expect(d.error.message.length).toBeGreaterThan(20);
@@ -647,8 +651,34 @@ describe('format versions', () => {
       };
     },
   };
+  /** What a format-2 writer made of the same diagnosis: LATE_NODE's late nodes as one English text. */
+  function toV2(w: Wire): WireV2 {
+    const { F, ...rest } = structuredClone(w);
+    return {
+      ...rest,
+      F: F.map(([code, severity, numbers, nodes, evidence, advice, late]) => [
+        code,
+        severity,
+        code === 'LATE_NODE' && Number(numbers.count) > 1
+          ? {
+              ...numbers,
+              worst: worstText(
+                late.map(([n, lag]) => ({
+                  node: typeof n === 'number' ? w.N.i[n]! : n,
+                  lagSeconds: lag === null ? null : lag / 1000,
+                })),
+              ),
+            }
+          : numbers,
+        nodes,
+        evidence,
+        advice,
+      ]),
+    };
+  }
+
   /** What a format-1 writer made of the same diagnosis: notes and reasons as English words, no limit source. */
-  function toV1(w: Wire): WireV1 {
+  function toV1(w: WireV2): WireV1 {
     const { M: _m, W: _w, X: _x, S, f, q, N, ...rest } = structuredClone(w);
     const { p: _p, o: _o, ...columns } = N;
     const words = (vals: Record<string, unknown>) =>
@@ -678,7 +708,7 @@ describe('format versions', () => {
   it('a link of format 1 (notes and reasons as words) opens, its words kept as they were', () => {
     const job = scenario('torch1.13-capture-k2b');
     const dx = diagnose(job);
-    const v1 = toV1(buildWire(job, dx, { now: NOW }).wire);
+    const v1 = toV1(toV2(buildWire(job, dx, { now: NOW }).wire));
     expect(v.safeParse(WireV1Schema, v1).success).toBe(true);
     const d = decodeShare(link(v1, 1, DICTIONARY_V1));
     expect(d.ok).toBe(true);
@@ -712,7 +742,7 @@ describe('format versions', () => {
   it('a link of an older format opens through the upgraders', () => {
     const job = scenario('torch1.13-capture-k2b');
     const dx = diagnose(job);
-    const v1 = toV1(buildWire(job, dx, { now: NOW, selectedNode: 'trainjob-worker-1', evidence: true }).wire);
+    const v1 = toV1(toV2(buildWire(job, dx, { now: NOW, selectedNode: 'trainjob-worker-1', evidence: true }).wire));
     const viaV1 = decodeShare(link(v1, 1, DICTIONARY_V1));
     const old = link(toV0(v1), 0, null);
     const d = decodeShare(old, { upgraders: [upgradeV0, ...UPGRADERS] });
@@ -724,6 +754,125 @@ describe('format versions', () => {
       ok: false,
       error: { code: 'invalid' },
     });
+  });
+
+  // A link made with format 2 (skewscope at dd53cb2): a healthy 12-node job (scripts/bench-job.mjs, nodes 12,
+  // ranks 1, late 10, seed 3) whose LATE_NODE finding carried its late nodes as one English text. It must open in
+  // every later skewscope, its list read back into data.
+  const GOLDEN_V2 =
+    'http://127.0.0.1:4173/#share=2.UNrfJu1ay6oUMRD9leGuBgySyrPjP4gLFwriwoWo4MrHFQT_3XMqlcx1ptN4waX0bVI1kz5dlUo9UnP' +
+    '3vLoEH6ZXf0DbAU3Je7qHuvdPHF7FP3Tuu_f3nzAHXQtzczRLPn_7yIRhft5qaTUn8_NQqsRtent-cu3lEsZfd0lPb5e_83Y89Uh372OyMdvI2' +
+    'Mqx2rjZ2AbOBJSrgHF9_RlAdr7tASWkVNLmpPgWmwtRckiuVQ9GNv0kplRd8TFlBxP57KSm2hAO-3oGnzDuR6Wdt_Yohf2lcao79JuEW2MV7op' +
+    '7w904Ryeqmz-IVzuojF-hlupiQEySvLmUYcfaqgs1NZdidEEKhBYoI16aawiMgc8uY10oG8mIy0hmAd0M3mVcRjbEP7y8KMkXQo69KKmYEMQgl' +
+    'VojxsBnCEidVnji65DRyDUi1gWCKaQu0QozlmyQnVojpsynCMjlXspYfRsydvJARsSBISOtt1zHUsh02yh5ZBts8GEbbIal3tjhprdSB3pHZkL' +
+    'Vm1ZcyegrdVEZO3kgoxRuB5WR-3SNWeae7OQRJvb6wCS5wGyqDSE7dWAdOo5ZR8kFIpebeBzXaI2LTCyafIFUpr90ao0GZzY4pR5fiNyeHo8K5' +
+    '-sj5O2Jca-w6Qnn-d0zpKSXg32Fry_54_X4-Law-fHuSz_ozNKGAbLXNojGTzW94Xc_9q-QK6kPqx1LHKcz5py-4qds5cGmPNkCNsbJRrLhMpm' +
+    'z_WV2O52lXtgAtshk0-nc-CI9ueHk9MK6ZV2t3RJMm2aM9zA9i0kRWDLA1huqV632_hdl_74oQ1XFfgx6S9_xrxLaW7d8-PbXbw';
+
+  /** The job GOLDEN_V2 was made from, analysed by this skewscope. */
+  function goldenV2Job(): JobModel {
+    const dir = mkdtempSync(path.join(tmpdir(), 'skewscope-golden-'));
+    const made = generateJob(path.join(dir, 'job'), { nodes: 12, ranks: 1, late: 10, seed: 3 });
+    return analyseTexts(
+      Object.fromEntries(readdirSync(made.dir).map((f) => [`job/${f}`, readFileSync(path.join(made.dir, f), 'utf8')])),
+    );
+  }
+
+  it('a link made with format 2 still opens, its late-node text read back into a list with exact lags', () => {
+    const d = decodeShare(GOLDEN_V2);
+    expect(d.ok).toBe(true);
+    if (!d.ok) return;
+    expect(d.snapshot).toMatchObject({
+      version: SHARE_VERSION,
+      title: 'golden v2',
+      view: { lang: 'zh', selectedNode: 'node10' },
+    });
+    const late = d.snapshot.findings.find((f) => f.code === 'LATE_NODE')!;
+    expect(late.late).toEqual([
+      { node: 'node10', lagSeconds: 267.138 },
+      { node: 'node1', lagSeconds: 244.648 },
+      { node: 'node6', lagSeconds: 233.447 },
+      { node: 'node3', lagSeconds: 231.524 },
+      { node: 'node11', lagSeconds: 204.713 },
+      { node: 'node9', lagSeconds: 174.794 },
+      { node: 'node2', lagSeconds: 160.939 },
+      { node: 'node4', lagSeconds: 97.039 },
+    ]);
+    // The text is gone from the numbers the link carries; the finding has it back, as the JSON always had it.
+    expect(late.numbers.worst).toBeUndefined();
+    const zh = restore(d.snapshot, 'zh').diagnosis.findings.find((f) => f.code === 'LATE_NODE')!;
+    expect(zh.detail).toBe(
+      '10 个节点启动晚了，按落后时间：node10（267 秒）、node1（245 秒）、node6（233 秒）、node3（232 秒）、node11（205 秒）、node9（175 秒）、node2（161 秒）、node4（97 秒），另有 2 个。',
+    );
+    const en = restore(d.snapshot, 'en').diagnosis.findings.find((f) => f.code === 'LATE_NODE')!;
+    expect(en.detail).toBe(
+      '10 nodes launched late; by lag: node10 (267 s), node1 (245 s), node6 (233 s), node3 (232 s), node11 (205 s), node9 (175 s), node2 (161 s), node4 (97 s) and 2 more.',
+    );
+    // The old link says what this skewscope says of the same logs today.
+    const job = goldenV2Job();
+    const dx = diagnose(job, 'en');
+    const today = dx.findings.find((f) => f.code === 'LATE_NODE')!;
+    expect({ ...en, evidence: [] }).toEqual({ ...today, evidence: [] });
+    expect(restore(d.snapshot, 'en').diagnosis.findings.map((f) => f.title)).toEqual(dx.findings.map((f) => f.title));
+  });
+
+  it('the late-node list travels as data: node indexes with lags in ms, no English text; it round-trips', () => {
+    const job = goldenV2Job();
+    for (const lang of ['en', 'zh'] as Lang[]) {
+      const dx = diagnose(job, lang);
+      const p = share(job, dx, { lang });
+      const w = JSON.parse(payloadText(p.url)) as Wire;
+      const f = w.F.find(([code]) => code === 'LATE_NODE')!;
+      expect(f[6]).toEqual([
+        [10, 267138],
+        [1, 244648],
+        [6, 233447],
+        [3, 231524],
+        [11, 204713],
+        [9, 174794],
+        [2, 160939],
+        [4, 97039],
+      ]);
+      expect(f[2]).not.toHaveProperty('worst');
+      expect(w.F.filter(([code]) => code !== 'LATE_NODE').every((x) => x[6].length === 0)).toBe(true);
+      const back = restore(p.snapshot, lang);
+      expect(back.diagnosis.findings.map((x) => ({ ...x, evidence: [] }))).toEqual(
+        dx.findings.map((x) => ({ ...x, evidence: [] })),
+      );
+    }
+    // Hostnames replaced: the list names the nodes as the table does.
+    const dx = diagnose(job, 'en');
+    const hidden = restore(share(job, dx, { hostnames: true }).snapshot, 'en');
+    const names = hidden.job.nodes.map((n) => n.id);
+    const late = hidden.diagnosis.findings.find((f) => f.code === 'LATE_NODE')!.late!;
+    expect(late.map((n) => n.node).every((n) => names.includes(n))).toBe(true);
+    expect(late.map((n) => n.lagSeconds)).toEqual(
+      dx.findings.find((f) => f.code === 'LATE_NODE')!.late!.map((n) => n.lagSeconds),
+    );
+  });
+
+  it('format 2 → 3: a list of one node, and a late-node text that is not what format 2 wrote', () => {
+    // One late node: format 2 had no text, only `node` and `lag`; the list is made from them.
+    const job = scenario(S2);
+    const dx = diagnose(job);
+    const v2 = toV2(buildWire(job, dx, { now: NOW }).wire);
+    expect(v.safeParse(WireV2Schema, v2).success).toBe(true);
+    const d = decodeShare(link(v2, 2));
+    expect(d.ok).toBe(true);
+    if (!d.ok) return;
+    expect(restore(d.snapshot).diagnosis.findings.map((f) => ({ ...f, evidence: [] }))).toEqual(
+      dx.findings.map((f) => ({ ...f, evidence: [] })),
+    );
+    // A text no format-2 writer made (edited, or cut short): kept as the text it is, shown as data.
+    const odd = toV2(buildWire(goldenV2Job(), diagnose(goldenV2Job()), { now: NOW }).wire);
+    const f = odd.F.find(([code]) => code === 'LATE_NODE')!;
+    f[2].worst = 'node10 (267 s), node1 (soon)';
+    const o = decodeShare(link(odd, 2));
+    expect(o.ok).toBe(true);
+    if (!o.ok) return;
+    const shown = restore(o.snapshot, 'zh').diagnosis.findings.find((x) => x.code === 'LATE_NODE')!;
+    expect(shown.late).toBeUndefined();
+    expect(shown.detail).toBe('10 个节点启动晚了，按落后时间：“node10 (267 s)”、“node1 (soon)”，另有 8 个。');
   });
 
   it('the schema is the published contract: a fresh link validates against it', () => {
@@ -822,11 +971,30 @@ describe('JSON export and the CLI', () => {
     );
   });
 
+  it("--json carries LATE_NODE's late nodes as data (`late`), as docs/diagnosis-json.md says, and keeps `worst`", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'skewscope-late-'));
+    generateJob(path.join(dir, 'job'), { nodes: 12, ranks: 1, late: 10, seed: 3 });
+    const r = run('analyze', path.join(dir, 'job'), '--json', '--lang', 'zh');
+    expect(r.code).toBe(0);
+    const f = (JSON.parse(r.out) as Diagnosis).findings.find((x) => x.code === 'LATE_NODE')!;
+    expect(f.late).toHaveLength(8);
+    expect(f.late![0]).toEqual({ node: 'node10', lagSeconds: 267.138 });
+    expect(f.late!.map((n) => n.lagSeconds)).toEqual([...f.late!.map((n) => n.lagSeconds)].sort((a, b) => b! - a!));
+    // The English text JSON readers had before, unchanged whatever --lang says.
+    expect(f.numbers.worst).toBe(
+      'node10 (267 s), node1 (245 s), node6 (233 s), node3 (232 s), node11 (205 s), node9 (175 s), node2 (161 s), node4 (97 s)',
+    );
+    expect(f.detail).toContain('node10（267 秒）、node1（245 秒）');
+    const doc = readFileSync(path.join(__dirname, '..', 'docs', 'diagnosis-json.md'), 'utf8');
+    expect(doc).toContain('late?');
+    expect(doc).toMatch(/`late` is on `LATE_NODE` findings only[^]*\{ node, lagSeconds \}/);
+  });
+
   it('--share-url prints a link that opens to the same diagnosis; --share-base sets the page', () => {
     const r = run('analyze', DIR, '--share-url');
     expect(r.code).toBe(1);
     const url = r.out.trim();
-    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:4173\/#share=2\.[\w-]+$/);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:4173\/#share=3\.[\w-]+$/);
     const d = decodeShare(url);
     expect(d.ok).toBe(true);
     if (!d.ok) return;
@@ -835,7 +1003,7 @@ describe('JSON export and the CLI', () => {
       diagnose(job).findings.map((f) => f.title),
     );
     const other = run('analyze', DIR, '--share-url', '--share-base', 'https://team.example/skewscope/');
-    expect(other.out.startsWith('https://team.example/skewscope/#share=2.')).toBe(true);
+    expect(other.out.startsWith('https://team.example/skewscope/#share=3.')).toBe(true);
     expect(run('analyze', DIR, '--share-base', 'ftp://x').code).toBe(2);
     expect(run('analyze', DIR, '--json', '--share-url').code).toBe(2);
   });
@@ -846,6 +1014,6 @@ describe('JSON export and the CLI', () => {
     expect(r.out.split('\n')[0]).toMatch(/^## skewscope: FAILED — rank assignment/);
     expect(r.out).toContain('```sh');
     const both = run('analyze', DIR, '--markdown', '--share-url');
-    expect(both.out).toMatch(/\[Open this diagnosis in skewscope\]\(<http:\/\/127\.0\.0\.1:4173\/#share=2\.[\w-]+>\)/);
+    expect(both.out).toMatch(/\[Open this diagnosis in skewscope\]\(<http:\/\/127\.0\.0\.1:4173\/#share=3\.[\w-]+>\)/);
   });
 });

@@ -89,6 +89,7 @@ describe('a tampered link cannot put words in skewscope’s mouth', () => {
       [0],
       [],
       [['check-endpoint', { endpoint: shell }]],
+      [],
     ]);
     const d = decodeShare(link(w));
     expect(d).toMatchObject({ ok: false, error: { code: 'invalid' } });
@@ -102,6 +103,7 @@ describe('a tampered link cannot put words in skewscope’s mouth', () => {
       'error',
       { endpoint: shell, reporters: 'all nodes are fine, ignore this' },
       [0],
+      [],
       [],
       [],
     ]);

@@ -1,5 +1,7 @@
+import { t } from '../i18n/translate';
 import type { AdviceId } from './advice';
-import { labelValues, type Lang } from './i18n';
+import { labelValues, zhSpacing, type Lang } from './i18n';
+import type { NodeLagged } from './model';
 
 // Every sentence the diagnosis says, in English and Simplified Chinese. Rules in findings.ts pick the code
 // and the numbers; the words are here, so the CLI, the dashboard and the share view say the same thing.
@@ -41,12 +43,6 @@ const s = (x: string | number | null | undefined) => (x === null || x === undefi
 const secs = (x: string | number | null | undefined) =>
   x === null || x === undefined ? '?' : `${typeof x === 'number' ? round(x) : x} s`;
 const secsZh = (x: string | number | null | undefined) => secs(x).replace(/ s$/, ' 秒');
-/** The late-node list ("node7 (283 s), node2 (no time)", made once by the rule) as Chinese writes it. */
-const worstZh = (x: string | number | null | undefined) =>
-  s(x)
-    .replace(/ \((-?[\d.]+) s\)/g, '（$1 秒）')
-    .replace(/ \(no time\)/g, '（无时间）')
-    .replace(/, /g, '、');
 /** Seconds as people read them: whole above 10, one decimal below. */
 const round = (x: number) => (Math.abs(x) >= 10 ? String(Math.round(x)) : String(Math.round(x * 10) / 10));
 /** Where a limit's value comes from, said every time a limit is: printed, inferred, or an assumed default. */
@@ -60,12 +56,21 @@ const srcEn = (p: P) =>
         : 'source unknown';
 const srcZh = (p: P) =>
   p.source === 'logs'
-    ? '日志中已设置'
+    ? '日志中打印的值'
     : p.source === 'inferred'
       ? '根据节点等待的时长推断；日志中没有打印'
       : p.source === 'default'
-        ? `${p.version ? `torch ${s(p.version)} ` : ''}${p.backend ? `${s(p.backend)} ` : ''}的默认值 —— 推定，没有日志行显示它`
+        ? `${defaultOfZh(p)}，推定：没有日志行打印它`
         : '来源未知';
+/** Whose default a limit is: `torch 2.3 下 c10d 后端的默认值`, `torch 2.3 的默认值`, or just `默认值`. */
+const defaultOfZh = (p: P) =>
+  p.version && p.backend
+    ? `torch ${s(p.version)} 下 ${s(p.backend)} 后端的默认值`
+    : p.version
+      ? `torch ${s(p.version)} 的默认值`
+      : p.backend
+        ? `${s(p.backend)} 后端的默认值`
+        : '默认值';
 
 const EN: Record<FindingCode, Text> = {
   RUN_ID_MISMATCH: {
@@ -82,7 +87,7 @@ const EN: Record<FindingCode, Text> = {
           : `${s(p.node)} arrived late`,
     detail: (p) =>
       (Number(p.count) > 1
-        ? `${s(p.count)} nodes launched late; by lag: ${s(p.worst)}${Number(p.count) > 8 ? ', …' : ''}.`
+        ? s(p.lateList)
         : p.lag !== null
           ? `${s(p.node)} launched torchrun ${secs(p.lag)} after the first node (${s(p.first)}).`
           : `${s(p.node)} reached the rendezvous after the others had given up; its log carries no time, so its lag cannot be measured.`) +
@@ -244,7 +249,7 @@ const ZH: Record<FindingCode, Text> = {
           : `${s(p.node)} 迟到`,
     detail: (p) =>
       (Number(p.count) > 1
-        ? `${s(p.count)} 个节点启动晚了；按落后时间：${worstZh(p.worst)}${Number(p.count) > 8 ? '，…' : ''}。`
+        ? s(p.lateList)
         : p.lag !== null
           ? `${s(p.node)} 的 torchrun 比第一个节点（${s(p.first)}）晚 ${secsZh(p.lag)} 启动。`
           : `${s(p.node)} 在其他节点放弃之后才到达 rendezvous；它的日志没有时间戳，无法计算落后时间。`) +
@@ -289,7 +294,7 @@ const ZH: Record<FindingCode, Text> = {
   NODE_LOG_MISSING: {
     title: (p) =>
       Number(p.count) > 1
-        ? `缺少 ${s(p.count)} 个节点的日志（${s(p.missing)}${Number(p.count) > 64 ? '，…' : ''}）`
+        ? `缺少 ${s(p.count)} 个节点的日志：${s(p.missing)}${Number(p.count) > 64 ? '，…' : ''}`
         : `缺少 ${s(p.missing)} 的日志`,
     detail: (p) =>
       `作业有 ${s(p.expected)} 个节点${p.formed ? '（实际组成的 world）' : ''}，但只提供了 ${s(p.present)} 个节点的日志。` +
@@ -317,7 +322,7 @@ const ZH: Record<FindingCode, Text> = {
   COMM_INIT_TIMEOUT: {
     title: (p) => `通信域（${s(p.lib)}）建立超时`,
     detail: (p) =>
-      `${s(p.reporters)} 上建立 ${s(p.lib)} 通信域${p.limit !== null ? `在 ${secsZh(p.limit)}（${srcZh(p)}）后` : ''}超时：${p.late ? `${s(p.late)} 到达太晚或无法连接` : '有对端节点到达太晚或无法连接'}。`,
+      `在 ${s(p.reporters)} 上建立 ${s(p.lib)} 通信域时${p.limit !== null ? `，等待 ${secsZh(p.limit)}（${srcZh(p)}）后` : ''}超时：${p.late ? `${s(p.late)} 到达太晚或无法连接` : '有对端节点到达太晚或无法连接'}。`,
   },
   NOT_A_STARTUP_PROBLEM: {
     title: () => `训练过程中集合通信超时 —— 不是启动问题`,
@@ -561,15 +566,46 @@ const ADVICE_ZH: Record<AdviceId, AdviceText> = {
   },
 };
 
-export function findingText(lang: Lang, code: FindingCode, p: P): { title: string; detail: string } {
-  const t = (lang === 'zh' ? ZH : EN)[code];
-  const v = labelValues(lang, p);
-  return { title: t.title(v), detail: t.detail(v) };
+/**
+ * A finding's title and detail in `lang`. `late` is LATE_NODE's list of the latest late nodes with their lags
+ * (Finding.late), worded by the i18n layer; without it (a share link whose list could not be read) the list
+ * `numbers.worst` holds is shown as the text it is.
+ */
+export function findingText(
+  lang: Lang,
+  code: FindingCode,
+  p: P,
+  late: readonly NodeLagged[] = [],
+): { title: string; detail: string } {
+  const words = (lang === 'zh' ? ZH : EN)[code];
+  // A copy: in English labelValues gives back the finding's own numbers.
+  const v: P = { ...labelValues(lang, p) };
+  if (code === 'LATE_NODE') v.lateList = lateList(lang, p, late);
+  return { title: zhSpacing(lang, words.title(v)), detail: zhSpacing(lang, words.detail(v)) };
+}
+
+/** `10 nodes launched late; by lag: node10 (267 s), …, node4 (97 s) and 2 more.` — or in Chinese. */
+function lateList(lang: Lang, p: P, late: readonly NodeLagged[]): string {
+  const count = Number(p.count);
+  const named = late.length
+    ? late.map((n) =>
+        n.lagSeconds === null
+          ? t(lang, 'late.entryNoTime', { node: n.node })
+          : t(lang, 'late.entry', { node: n.node, lag: (lang === 'zh' ? secsZh : secs)(n.lagSeconds) }),
+      )
+    : p.worst !== null && p.worst !== undefined
+      ? String(p.worst).split(', ')
+      : [];
+  const list = named.join(t(lang, 'list.sep'));
+  const more = Number.isFinite(count) ? count - named.length : 0;
+  return more > 0
+    ? t(lang, 'late.listMore', { count: s(p.count), list, more: String(more) })
+    : t(lang, 'late.list', { count: s(p.count), list });
 }
 
 export function adviceText(lang: Lang, id: AdviceId, v: P): { title: string; reason: string; caveat: string | null } {
-  const t = (lang === 'zh' ? ADVICE_ZH : ADVICE_EN)[id];
-  return { title: t.title(v), reason: t.reason(v), caveat: t.caveat ? t.caveat(v) : null };
+  const words = (lang === 'zh' ? ADVICE_ZH : ADVICE_EN)[id];
+  return { title: words.title(v), reason: words.reason(v), caveat: words.caveat ? words.caveat(v) : null };
 }
 
 /** Every code, for the docs page and its test. */

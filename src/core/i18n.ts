@@ -1,3 +1,4 @@
+import { t } from '../i18n/translate';
 import type { FailureStage, Verdict } from './model';
 
 // User-facing words for what the core decides, in English and Simplified Chinese. The CLI and the
@@ -151,12 +152,42 @@ export function words(lang: Lang): Words {
   return WORDS[lang] ?? en;
 }
 
+/** The labels job/world.ts gives a node whose log is missing: `node4 (group_rank 4)`, `unnamed node 1 of 4`. */
+const BY_RANK = /^(“?)(\S.{0,200}?) \(group_rank (\d{1,7})\)(”?)$/;
+const UNNAMED = /^(“?)unnamed node (\d{1,7}) of (\d{1,7})(”?)$/;
+
 /**
- * The labels skewscope gives a node whose log is missing (job/world.ts: `unnamed node 1 of 4`), in the
- * reader's language wherever they stand in a value. Names the logs give (`node4`, `group_rank 4`) stay as they are.
+ * One label of a node whose log is missing, in the reader's language: `node4（group_rank 4）`, `未命名节点 1/4`
+ * (the words are the i18n layer's, src/i18n/<lang>/core.ts). Names the logs give (`node4`, `group_rank 4`) and
+ * any other text stay as they are; a label a share link quotes as data keeps its quotes.
+ */
+export function missingLabel(lang: Lang, label: string): string {
+  if (lang === 'en') return label;
+  const unnamed = UNNAMED.exec(label);
+  if (unnamed) return `${unnamed[1]}${t(lang, 'node.missingUnnamed', { k: unnamed[2]!, n: unnamed[3]! })}${unnamed[4]}`;
+  const byRank = BY_RANK.exec(label);
+  if (byRank) return `${byRank[1]}${t(lang, 'node.missingByRank', { name: byRank[2]!, rank: byRank[3]! })}${byRank[4]}`;
+  return label;
+}
+
+/**
+ * The labels of missing nodes wherever they stand in a value (alone, or in a list joined with ", " as core
+ * joins them), in the reader's language. Everything else in the value stays as it is.
  */
 export function nodeLabels(lang: Lang, text: string): string {
-  return lang === 'zh' ? text.replace(/\bunnamed node (\d{1,7}) of (\d{1,7})/g, '未命名节点 $1/$2') : text;
+  if (lang === 'en' || !/group_rank|unnamed node/.test(text)) return text;
+  return text
+    .split(', ')
+    .map((part) => missingLabel(lang, part))
+    .join(', ');
+}
+
+/**
+ * Chinese sets no space against a full-width bracket: a label ending in `）` put between spaces by a sentence
+ * (`等待 node3（group_rank 3） 时`) reads `等待 node3（group_rank 3）时`. Other text is left as it is.
+ */
+export function zhSpacing(lang: Lang, text: string): string {
+  return lang === 'zh' ? text.replace(/ +(?=（)|(?<=）) +(?=[^\s!-~])/g, '') : text;
 }
 
 /** nodeLabels over every string of a record of values (a finding's numbers, a note's values). */

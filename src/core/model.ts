@@ -185,6 +185,12 @@ export interface NodeEvent {
 /** Values a code's words are made from. Node lists travel as arrays, not joined strings. */
 export type Values = Record<string, string | number | string[] | null>;
 
+/** A node a finding names with how far it launched behind the first node: seconds, null without a launch time. */
+export interface NodeLagged {
+  node: string;
+  lagSeconds: number | null;
+}
+
 /** A statement the analysis makes (an assumption, a limit of the data); the i18n layer words it. */
 export interface Note {
   code: NoteCode;

@@ -1,4 +1,4 @@
-import { labelValues, type Lang } from './i18n';
+import { labelValues, zhSpacing, type Lang } from './i18n';
 import { HEAD_RUNS, RUN_HEAD, RUN_TAIL, TAIL_RUNS } from './extract/keep';
 import type { Note, NoteCode, Reason, ReasonCode, Values } from './model';
 
@@ -286,7 +286,7 @@ const REASONS_ZH: Record<ReasonCode, (v: V) => string> = {
     `各节点尝试连接的地址 ${s(v.host)} 不是主机名（会被解析为数字 ${s(v.resolved)}）：传给 torchrun 或 MASTER_ADDR 的地址有误，而不是节点迟到。`,
   'arrived-after-close': (v) => `${s(v.nodes)} 发现 rendezvous 已关闭：它在其他节点组成轮次并离开之后才到达。`,
   'failed-later': (v) =>
-    `${s(v.nodes)} 的失败比第一个节点晚了超过建链超时（${secsZh(v.limit)}${n(v.assumed) ? '，为默认值 —— 推定，没有日志行打印它' : ''}）：它到达通信域太晚。`,
+    `${s(v.nodes)} 的失败比第一个节点晚了超过建链超时（${secsZh(v.limit)}${n(v.assumed) ? '，为默认值，推定：没有日志行打印它' : ''}）：它到达通信域太晚。`,
   'waits-for-rank': (v) =>
     `${s(v.waiter)} 在等待 rank ${s(v.rank)}，它运行在 ${s(v.node)} 上${n(v.inferred) ? '（推断：没有日志写明它的 rank，而它是唯一可能持有该 rank 的节点）' : ''}：${s(v.node)} 到达太晚。`,
   'run-id-odd': (v) =>
@@ -294,11 +294,11 @@ const REASONS_ZH: Record<ReasonCode, (v: V) => string> = {
 };
 
 export function noteText(lang: Lang, note: Note): string {
-  return (lang === 'zh' ? NOTES_ZH : NOTES_EN)[note.code](labelValues(lang, note.values));
+  return zhSpacing(lang, (lang === 'zh' ? NOTES_ZH : NOTES_EN)[note.code](labelValues(lang, note.values)));
 }
 
 export function reasonText(lang: Lang, reason: Reason): string {
-  return (lang === 'zh' ? REASONS_ZH : REASONS_EN)[reason.code](labelValues(lang, reason.values));
+  return zhSpacing(lang, (lang === 'zh' ? REASONS_ZH : REASONS_EN)[reason.code](labelValues(lang, reason.values)));
 }
 
 export const NOTE_CODES = Object.keys(NOTES_EN) as NoteCode[];

@@ -21,6 +21,7 @@ import {
   type WireNumbers,
   type WireValues,
   MAX_ATTEMPTS,
+  MAX_LATE_LISTED,
   MAX_RUNS,
 } from './wire';
 import { version as APP_VERSION } from '../../package.json';
@@ -103,7 +104,7 @@ export function buildWire(job: JobModel, dx: Diagnosis, options: SnapshotOptions
   // Times go in only within the ranges a reader accepts (wire.ts): a node whose clock is centuries off (a
   // damaged year) travels without times instead of making a link no one can open.
   const t0 = within(launches.length ? least(launches) : anyTimes.length ? least(anyTimes) : null, 0, 1e14);
-  const lagMs = (n: JobNode) => within(n.lagSeconds === null ? null : Math.round(n.lagSeconds * 1000), 0, 1e10);
+  const lagMs = (n: JobNode) => lagMsOf(n.lagSeconds);
   const base = (n: JobNode) => (t0 === null ? null : n.lagSeconds === null ? t0 : t0 + (lagMs(n) ?? NaN));
   const ds = (n: JobNode, iso: string | null | undefined): number | null => {
     const b = base(n);
@@ -130,7 +131,10 @@ export function buildWire(job: JobModel, dx: Diagnosis, options: SnapshotOptions
           message: `The advice "${a.title}" (${f.code}) was left out: its command could not be rebuilt from the link.`,
         });
     }
-    return [f.code, f.severity, numbersOf(f, index, text), nodeList(f.nodes), evRefs(f.evidence, 3), advice];
+    const late: Wire['F'][number][6] = (f.late ?? [])
+      .slice(0, MAX_LATE_LISTED)
+      .map((n) => [index.get(n.node) ?? text(n.node, MAX_NAME), lagMsOf(n.lagSeconds)]);
+    return [f.code, f.severity, numbersOf(f, index, text), nodeList(f.nodes), evRefs(f.evidence, 3), advice, late];
   });
 
   // Values of notes and reasons: node names become node indexes (renamed with the table), words are redacted.
@@ -292,10 +296,17 @@ export function leanEvents(flat: (number | null)[]): (number | null)[] {
   return out;
 }
 
+/** A lag in milliseconds, when a reader accepts it (wire.ts). */
+function lagMsOf(seconds: number | null): number | null {
+  return within(seconds === null ? null : Math.round(seconds * 1000), 0, 1e10);
+}
+
 function numbersOf(f: Finding, index: Map<string, number>, text: (s: string) => string): WireNumbers {
   const out: WireNumbers = {};
   for (const [k, x] of Object.entries(f.numbers)) {
     if (!/^[a-z][A-Za-z]{0,23}$/.test(k)) continue;
+    // The late list travels as data (the finding's `late`); the reader makes its English text again.
+    if (k === 'worst' && f.late) continue;
     if (typeof x === 'number') out[k] = Number.isFinite(x) ? x : null;
     else if (typeof x === 'string') {
       // "node0, node2": indexes into the node table (short, and renamed with it).

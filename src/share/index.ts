@@ -27,8 +27,8 @@ export type {
   ShareSnapshot,
   ShareView,
 } from './snapshot';
-export { OMISSIONS, SHARE_VERSION, WireSchema, WireV1Schema } from './wire';
-export type { Omission, Wire, WireV1 } from './wire';
+export { OMISSIONS, SHARE_VERSION, WireSchema, WireV1Schema, WireV2Schema } from './wire';
+export type { Omission, Wire, WireV1, WireV2 } from './wire';
 export { markdownReport } from './markdown';
 export type { MarkdownMeta } from './markdown';
 export { diagnosisJson, shareMarkdown } from './exports';

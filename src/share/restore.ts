@@ -1,6 +1,7 @@
 import { recommendedTimeout, whatIf } from '../core/advice';
-import { adviceText, findingText } from '../core/diagnosisText';
+import { adviceText, findingText, type P } from '../core/diagnosisText';
 import type { Diagnosis, Finding } from '../core/findings';
+import { worstText } from '../core/findings/lateNode';
 import type { Lang } from '../core/i18n';
 import { SCHEMA_VERSION, type EvidenceLine, type JobModel, type JobNode, type NodeEvent } from '../core/model';
 import { THRESHOLD_DEFS, type ClockStart, type LimitId, type LimitInForce } from '../core/thresholds';
@@ -166,13 +167,24 @@ export function restore(s: ShareSnapshot, lang: Lang = s.view.lang): Restored {
     };
   });
   const findings = s.findings.map((f): Finding => {
-    const { title, detail } = findingText(lang, f.code, dataValues(f.numbers));
+    const late = f.late.map((n) => ({ ...n }));
+    const { title, detail } = findingText(
+      lang,
+      f.code,
+      dataValues(f.numbers),
+      late.map((n) => ({ ...n, node: asData(n.node) })),
+    );
+    // `numbers.worst` is the list's English text (what the JSON has carried): the link carries the list only.
+    const numbers: P = { ...f.numbers };
+    if (f.code === 'LATE_NODE' && late.length && numbers.worst === undefined)
+      numbers.worst = Number(numbers.count) > 1 ? worstText(late) : null;
     return {
       code: f.code,
       severity: f.severity,
       title,
       detail,
-      numbers: { ...f.numbers },
+      numbers,
+      ...(late.length ? { late } : {}),
       nodes: [...f.nodes],
       evidence: [...f.evidence],
       // Checked when the link was read: core rebuilds every advice the link names.

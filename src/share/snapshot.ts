@@ -9,6 +9,7 @@ import type {
   FailureStage,
   LimitFired,
   MixedJobs,
+  NodeLagged,
   Note,
   Reason,
   Values,
@@ -76,6 +77,8 @@ export interface ShareFinding {
   code: FindingCode;
   severity: Severity;
   numbers: P;
+  /** LATE_NODE's latest late nodes with their lags (seconds, to the millisecond); empty for other findings. */
+  late: NodeLagged[];
   nodes: string[];
   evidence: EvidenceLine[];
   advice: { id: AdviceId; values: AdviceValues }[];
@@ -267,12 +270,16 @@ export function expandWire(w: Wire, version: number): ShareSnapshot {
       evidence: w.f[5].map(ev),
       confidence: w.f[6] === 1 ? 'low' : 'high',
     },
-    findings: w.F.map(([code, severity, numbers, nodeList, evidence, advice]) => ({
+    findings: w.F.map(([code, severity, numbers, nodeList, evidence, advice, late]) => ({
       code,
       severity,
       numbers: Object.fromEntries(
         Object.entries(numbers).map(([k, x]) => [k, Array.isArray(x) ? names(x).join(', ') : x]),
       ),
+      late: late.map(([node, lag]) => ({
+        node: typeof node === 'number' ? ids[node]! : node,
+        lagSeconds: lag === null ? null : lag / 1000,
+      })),
       nodes: names(nodeList),
       evidence: evidence.map(ev),
       advice: advice.map(([id, values]) => ({ id, values: { ...values } })),

@@ -8,14 +8,15 @@ import { THRESHOLD_DEFS, type LimitId } from '../core/thresholds';
 import { hasControl } from './text';
 
 // The share link's payload as it travels: short keys, node columns, indexes into tables — compact before
-// deflate, and checked field by field on the way in (the link is untrusted input). Format 2; format 1 (notes
-// and reasons as words, no limit provenance) is kept frozen below and upgraded on the way in (link.ts).
+// deflate, and checked field by field on the way in (the link is untrusted input). Format 3; formats 1 (notes
+// and reasons as words, no limit provenance) and 2 (LATE_NODE's list of late nodes as English text) are kept
+// frozen below and upgraded on the way in (upgrade.ts).
 //
 // Times: `t` is the reference instant (epoch ms: the earliest torchrun launch, else the earliest time seen);
 // lags and the skew are in milliseconds (exact, as the job model rounds them); event, first/last-line and
 // zoom times are in tenths of a second, relative to the node's own launch when it has one, else to `t`.
 
-export const SHARE_VERSION = 2;
+export const SHARE_VERSION = 3;
 
 export const MAX_NODES = 4096;
 export const MAX_EVENTS_PER_NODE = 12;
@@ -307,9 +308,34 @@ export const WireV2Schema = v.strictObject({
   q: v.pipe(v.array(Coded(NOTE_CODES, 'note')), v.maxLength(MAX_NOTES)),
 });
 
+export type WireV2 = v.InferOutput<typeof WireV2Schema>;
+
+/** LATE_NODE's late nodes as its words name them: at most this many (the rule names 8). */
+export const MAX_LATE_LISTED = 64;
+
+export const WireV3Schema = v.strictObject({
+  ...WireV2Schema.entries,
+  /**
+   * findings: code, severity, numbers, nodes, evidence, advice [id, values], late nodes [node, lag ms] (LATE_NODE's
+   * latest late nodes with their lags, latest first; empty for other findings)
+   */
+  F: v.pipe(
+    v.array(
+      v.strictTuple([
+        ...WireV1Schema.entries.F.pipe[0].item.items,
+        v.pipe(
+          v.array(v.strictTuple([v.union([NodeIdx, Text(MAX_NAME)]), v.nullable(Int(0, 1e10))])),
+          v.maxLength(MAX_LATE_LISTED),
+        ),
+      ]),
+    ),
+    v.maxLength(MAX_FINDINGS),
+  ),
+});
+
 /** The current format. */
-export type Wire = v.InferOutput<typeof WireV2Schema>;
-export const WireSchema = WireV2Schema;
+export type Wire = v.InferOutput<typeof WireV3Schema>;
+export const WireSchema = WireV3Schema;
 export type WireValues = v.InferOutput<typeof Values>;
 export type WireNodeList = Wire['F'][number][3];
 export type WireNumbers = Wire['F'][number][2];
@@ -383,9 +409,14 @@ export function crossCheck(w: Wire): string | null {
   if (lists.some((l) => !list(l))) return 'a node list that points outside the node table';
   if (w.W && !ev(w.W[1])) return 'the formed world points past the evidence lines';
   if (w.N.o && !w.N.o.every(node)) return 'a derived launch of a node that is not in the node table';
-  for (const [code, , numbers, nodes, evidence] of w.F) {
+  for (const [code, , numbers, nodes, evidence, , late] of w.F) {
     const lists = Object.values(numbers).filter((x): x is (number | [number, number])[] => Array.isArray(x));
-    if (!list(nodes) || !lists.every(list) || !evidence.every(ev))
+    if (
+      !list(nodes) ||
+      !lists.every(list) ||
+      !evidence.every(ev) ||
+      !late.every(([x]) => typeof x !== 'number' || node(x))
+    )
       return `the ${code} finding points outside the node or evidence tables`;
   }
   for (const t of w.T) if (!ev(t[5])) return `the ${t[0]} limit points past the evidence lines`;

@@ -1,6 +1,6 @@
 import { memo } from 'react';
 import { causedNotLate } from '../core/blame';
-import { nodeLabels } from '../core/i18n';
+import { nodeLabels, zhSpacing } from '../core/i18n';
 import { formatSeconds, listSome } from '../i18n/index';
 import { byName, type JobView, type LateSummary } from '../ingest/index';
 import { AnalysisText, useT, type T } from './i18n';
@@ -104,14 +104,17 @@ export const VerdictHeader = memo(function VerdictHeader({ job, late, nodeCount 
       )}
       {job.missingNodes.length > 0 && (
         <p className="verdict__missing">
-          {t('verdict.missing', {
-            nodes: listSome(
-              t.lang,
-              job.missingNodes.map((m) => nodeLabels(t.lang, m)),
-              8,
-              Math.max(job.missingCount, job.missingNodes.length),
-            ),
-          })}
+          {zhSpacing(
+            t.lang,
+            t('verdict.missing', {
+              nodes: listSome(
+                t.lang,
+                job.missingNodes.map((m) => nodeLabels(t.lang, m)),
+                8,
+                Math.max(job.missingCount, job.missingNodes.length),
+              ),
+            }),
+          )}
         </p>
       )}
     </section>

@@ -2,7 +2,7 @@ import { useId, useMemo, useState } from 'react';
 import type { Diagnosis } from '../core/findings';
 import type { JobModel } from '../core/model';
 import { whatIf } from '../core/advice';
-import { nodeLabels } from '../core/i18n';
+import { nodeLabels, zhSpacing } from '../core/i18n';
 import { rendezvousLimit } from '../core/thresholds';
 import type { JobView } from '../ingest/index';
 import { formatDuration, listSome } from '../i18n/index';
@@ -145,14 +145,17 @@ export function WhatIfSlider({ job, diagnosis }: Props) {
                   ),
                 })
               : job.missingNodes.length > 0
-                ? t('whatif.unknownMissing', {
-                    nodes: listSome(
-                      t.lang,
-                      job.missingNodes.map((m) => nodeLabels(t.lang, m)),
-                      5,
-                      Math.max(job.missingCount, job.missingNodes.length),
-                    ),
-                  })
+                ? zhSpacing(
+                    t.lang,
+                    t('whatif.unknownMissing', {
+                      nodes: listSome(
+                        t.lang,
+                        job.missingNodes.map((m) => nodeLabels(t.lang, m)),
+                        5,
+                        Math.max(job.missingCount, job.missingNodes.length),
+                      ),
+                    }),
+                  )
                 : t('whatif.unknownMissingCount', { n: job.missingCount })}
         </p>
       ) : (

@@ -64,7 +64,7 @@ export function diagnose(job: JobModel, lang: Lang = 'en'): Diagnosis {
   const c = contextOf(job, limits);
   const findings = RULES.flatMap((rule) => rule(c))
     .map((d): Finding => {
-      const { title, detail } = findingText(lang, d.code, d.numbers);
+      const { title, detail } = findingText(lang, d.code, d.numbers, d.late);
       const advice = dedupe(d.advice).map((a) => ({
         id: a.id,
         command: a.command,
@@ -78,6 +78,7 @@ export function diagnose(job: JobModel, lang: Lang = 'en'): Diagnosis {
         title,
         detail,
         numbers: d.numbers,
+        ...(d.late ? { late: d.late } : {}),
         nodes: d.nodes,
         evidence: d.evidence,
         advice,

@@ -1,5 +1,5 @@
 import { stageDataAdvice } from '../advice';
-import type { JobNode } from '../model';
+import type { JobNode, NodeLagged } from '../model';
 import { compareNames } from '../names';
 import { type Context, ownFailure } from './context';
 import { evOf } from './evidence';
@@ -23,6 +23,7 @@ export function lateNodeDrafts(c: Context): Draft[] {
   const top: JobNode = worst[0]!;
   const offset = job.clockOffsets.find((o) => o.node === top.id && o.kind === 'clock' && !o.applied);
   const maxLag = top.lagSeconds ?? 0;
+  const late: NodeLagged[] = worst.map((n) => ({ node: n.id, lagSeconds: n.lagSeconds }));
   return [
     {
       code: 'LATE_NODE',
@@ -31,11 +32,12 @@ export function lateNodeDrafts(c: Context): Draft[] {
         node: top.id,
         lag: top.lagSeconds,
         count: lateNodes.length,
-        worst: lateNodes.length > 1 ? worst.map((n) => `${n.id} (${lagWord(n.lagSeconds)})`).join(', ') : null,
+        worst: lateNodes.length > 1 ? worstText(late) : null,
         clockOffset: offset ? offset.offsetSeconds : null,
         first: c.first?.id ?? null,
         victims: f && f.reportedBy.length ? f.reportedBy.join(', ') : null,
       },
+      late,
       nodes: byLag.map((n) => n.id),
       evidence: worst
         .slice(0, 2)
@@ -44,6 +46,14 @@ export function lateNodeDrafts(c: Context): Draft[] {
       advice: worst.some((n) => c.prelaunchNodes.has(n.id)) ? [stageDataAdvice()] : [],
     },
   ];
+}
+
+/**
+ * `numbers.worst`: the list as English text (`node7 (283 s), node2 (no time)`), what the JSON carried before
+ * `late` did. Nothing words it any more: the views word `late` in the reader's language.
+ */
+export function worstText(late: readonly NodeLagged[]): string {
+  return late.map((n) => `${n.node} (${lagWord(n.lagSeconds)})`).join(', ');
 }
 
 function lagWord(lag: number | null): string {

@@ -1,6 +1,6 @@
 import type { AdviceId, AdviceSpec, CommandPlace, WhatIf } from '../advice';
 import type { FindingCode, P } from '../diagnosisText';
-import type { EvidenceLine } from '../model';
+import type { EvidenceLine, NodeLagged } from '../model';
 import type { LimitInForce } from '../thresholds';
 
 export type Severity = 'error' | 'warning' | 'info';
@@ -23,6 +23,11 @@ export interface Finding {
   title: string;
   detail: string;
   numbers: P;
+  /**
+   * LATE_NODE: the latest late nodes (at most 8), latest first, each with its lag — the list its words name, as
+   * data (`numbers.worst` is the same list as English text, kept for readers of the JSON made before it).
+   */
+  late?: NodeLagged[];
   nodes: string[];
   evidence: EvidenceLine[];
   advice: Advice[];
@@ -41,6 +46,7 @@ export interface Draft {
   code: FindingCode;
   severity: Severity;
   numbers: P;
+  late?: NodeLagged[];
   nodes: string[];
   evidence: EvidenceLine[];
   advice: AdviceSpec[];

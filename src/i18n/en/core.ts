@@ -142,6 +142,16 @@ export const core = {
   'tl.gap.noLaunch': 'Its torchrun lines carry no time, so its phases cannot be drawn; only timed events are shown.',
   'tl.gap.pgUnknown': 'No timed line says when init_process_group finished: start-up and running are one bar.',
 
+  // A LATE_NODE finding's list of the latest late nodes (src/core/diagnosisText.ts): each with its lag, the rest
+  // counted. `{lag}` is the seconds as a finding writes them (`283 s`).
+  'late.entry': '{node} ({lag})',
+  'late.entryNoTime': '{node} (no time)',
+  'late.list': '{count} nodes launched late; by lag: {list}.',
+  'late.listMore': '{count} nodes launched late; by lag: {list} and {more} more.',
+  // The labels skewscope gives a node whose log is missing (src/core/job/world.ts), in the reader's language.
+  'node.missingByRank': '{name} (group_rank {rank})',
+  'node.missingUnnamed': 'unnamed node {k} of {n}',
+
   // Share links (src/share/link.ts): what is wrong with one, or why one cannot be made.
   'link.diagnosisTooLarge':
     'This diagnosis ({nodes} nodes) does not fit in a share link even without per-node events; share the Markdown or JSON export instead.',

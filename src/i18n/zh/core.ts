@@ -122,6 +122,13 @@ export const core: Messages<typeof en> = {
   'tl.gap.noLaunch': '它的 torchrun 日志行没有时间，无法画出它的阶段；只显示带时间的事件。',
   'tl.gap.pgUnknown': '没有带时间的日志行说明 init_process_group 何时完成：启动和运行合成一条。',
 
+  'late.entry': '{node}（{lag}）',
+  'late.entryNoTime': '{node}（无时间）',
+  'late.list': '{count} 个节点启动晚了，按落后时间：{list}。',
+  'late.listMore': '{count} 个节点启动晚了，按落后时间：{list}，另有 {more} 个。',
+  'node.missingByRank': '{name}（group_rank {rank}）',
+  'node.missingUnnamed': '未命名节点 {k}/{n}',
+
   'link.diagnosisTooLarge':
     '这次诊断（{nodes} 个节点）即使去掉每个节点的事件也放不进分享链接；请改为分享 Markdown 或 JSON 导出。',
   'link.notALink': '这不是 skewscope 分享链接：其中没有“#share=”部分。',

@@ -644,6 +644,59 @@ function TimelineView({
       : t('timeline.countOf', { shown: shownNodes, total: model.rows.length });
   const labelRows = Math.max(1, ...labels.map((l) => l.level + 1));
   const measured = measure && Math.abs(measure.b - measure.a) > 1e-9 ? measure : null;
+  // What is drawn over the rows at instants — the limits in force, a measurement, the cursor — is drawn over the
+  // rows that have a place on the time axis only, in one layer per run of them among the rows rendered: a node
+  // without a place says why in its row, and nothing is drawn over those words. The layers scroll with the rows.
+  const drawnOver = (i: number) => {
+    const it = items[i];
+    return it !== undefined && (it.type === 'lane' || (it.type === 'node' && it.row.placed));
+  };
+  const layers: { from: number; to: number }[] = [];
+  for (let i = range.first; i <= range.last; i++) {
+    if (!drawnOver(i)) continue;
+    const last = layers[layers.length - 1];
+    if (last && last.to === i - 1) last.to = i;
+    else layers.push({ from: i, to: i });
+  }
+  const overRows = layers.map(({ from, to }) => (
+    <div
+      key={from}
+      className="tl-over"
+      style={{ top: from * ROW_H, height: (to - from + 1) * ROW_H, left: nameCol, width }}
+      aria-hidden="true"
+      data-testid="timeline-over"
+    >
+      {jobLines.map((l) => {
+        const px = xAt(rel(l.atMs!));
+        return px < 0 || px > width ? null : (
+          <span
+            key={l.key}
+            className={`tl-vline ${lineClass(l)}${l.key === fired ? ' is-fired' : ''}`}
+            style={{ left: px }}
+            data-testid="timeline-limit"
+            data-seconds={l.seconds}
+            data-label={limitLabel(t, l)}
+          />
+        );
+      })}
+      {measured && (
+        <span
+          className="tl-measure"
+          style={{
+            left: Math.max(0, xAt(Math.min(measured.a, measured.b))),
+            width: Math.max(
+              1,
+              Math.min(width, xAt(Math.max(measured.a, measured.b))) -
+                Math.max(0, xAt(Math.min(measured.a, measured.b))),
+            ),
+          }}
+          data-testid="timeline-measure-band"
+        />
+      )}
+      {cursor !== null && !measured && <span className="tl-cursor" style={{ left: cursor }} />}
+    </div>
+  ));
+
   const style = { '--tl-name-w': `${nameCol}px` } as CSSProperties;
   // Notes about nodes without a place are the block above, said with their nodes.
   const coreNotes = model.notes.filter((n) => !n.unplaced);
@@ -920,37 +973,8 @@ function TimelineView({
           >
             <div className="tl-spacer" style={{ height: range.totalHeight }}>
               {rendered}
+              {overRows}
             </div>
-          </div>
-          <div className="tl__overlay" style={{ left: nameCol, width }} aria-hidden="true">
-            {jobLines.map((l) => {
-              const px = xAt(rel(l.atMs!));
-              return px < 0 || px > width ? null : (
-                <span
-                  key={l.key}
-                  className={`tl-vline ${lineClass(l)}${l.key === fired ? ' is-fired' : ''}`}
-                  style={{ left: px }}
-                  data-testid="timeline-limit"
-                  data-seconds={l.seconds}
-                  data-label={limitLabel(t, l)}
-                />
-              );
-            })}
-            {measured && (
-              <span
-                className="tl-measure"
-                style={{
-                  left: Math.max(0, xAt(Math.min(measured.a, measured.b))),
-                  width: Math.max(
-                    1,
-                    Math.min(width, xAt(Math.max(measured.a, measured.b))) -
-                      Math.max(0, xAt(Math.min(measured.a, measured.b))),
-                  ),
-                }}
-                data-testid="timeline-measure-band"
-              />
-            )}
-            {cursor !== null && !measured && <span className="tl-cursor" style={{ left: cursor }} />}
           </div>
           {items.length === 0 && <p className="tl__empty muted">{t('timeline.noMatch', { query })}</p>}
         </div>
