@@ -43,6 +43,8 @@ function reading(job: JobModel): string {
 
 const SCENARIOS = [
   'torch2.6-c10d-nonhost-late-fail',
+  'torch2.6-static-connect-retry-success',
+  'torch1.13-c10d-restart-once',
   'torch1.13-c10d-host-late-fail',
   'torch2.6-c10d-host-late-fail',
   'torch2.6-static-host-late-fail',
@@ -81,6 +83,13 @@ describe('a label before every line of a node', () => {
     // block's fields still name the node's rank.
     it(`${scenario}: indentation stripped`, () => {
       expect(reading(analyseTexts(label(bare, (l) => l.trimStart())))).toBe(want);
+    });
+
+    // Copied from a terminal 120 columns wide (the hard-wrapped excerpts in test/fixtures/excerpts): every longer
+    // line broken into pieces of exactly 120, the message or frame going on without a prefix.
+    it(`${scenario}: hard-wrapped at 120 columns`, () => {
+      const wrapped = label(bare, (l) => (l.length > 120 ? (l.match(/.{1,120}/g) ?? [l]).join('\n') : l));
+      expect(reading(analyseTexts(wrapped))).toBe(want);
     });
 
     it(`${scenario}: grep -n over the node files`, () => {

@@ -11,6 +11,7 @@ import { MAX_ERROR_FILE_BYTES, isErrorFile, readErrorFile } from '../errorFile';
 import { sentence } from '../../i18n/sentence';
 import { hint, hintsFromPath, hostFromNodeId } from '../identity';
 import { LineScanner, streamLabelProbe, type ScannedLine } from '../lineScanner';
+import { Dewrap } from '../scan/dewrap';
 import type { FailureStage, FileExtract, IdentityHint, LogEvent, StreamExtract } from '../model';
 import { WrapperMemory, parsePrefixes, type ParsedLine } from '../prefixes';
 import { AgentRoute, isAgentKey } from './agentRoute';
@@ -107,6 +108,8 @@ function streamKeyOf(p: ParsedLine, streams: Map<string, unknown>): string {
 export function createExtractor(file: string, opts: ExtractorOptions = {}): Extractor {
   const streams = new Map<string, StreamState>();
   const wrappers = new WrapperMemory();
+  /** Pieces of lines a terminal hard-wrapped, joined before the scan (scan/dewrap.ts). */
+  const dewrap = new Dewrap();
   const agents = new AgentRoute(file);
   const agentEnded = (key: string) => {
     const s = streams.get(key);
@@ -189,7 +192,8 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
     else if (p.origin && TORCH_ORIGIN.test(p.origin)) s.weakEvidence.push(`line ${l.line}: logged by ${p.origin}`);
   };
 
-  const onLine = (l: ScannedLine) => {
+  const onLine = (scanned: ScannedLine) => {
+    const l = dewrap.joined > 0 ? { ...scanned, line: dewrap.physical(scanned.line) } : scanned;
     const searched = anchorList;
     const p = parsePrefixes(l.text, wrappers);
     const retiredBefore = anchorsRetired;
@@ -361,7 +365,8 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
     push(chunk) {
       if (sniffer) {
         const pass = sniffer.push(chunk);
-        if (pass) scanner.push(pass);
+        const text = pass ? dewrap.push(pass) : null;
+        if (text) scanner.push(text);
       } else if (errorBytes + chunk.length <= MAX_ERROR_FILE_BYTES) {
         errorChunks.push(chunk.slice());
         errorBytes += chunk.length;
@@ -370,8 +375,17 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
     finish() {
       if (sniffer?.isDigest) return sniffer.read().self;
       const held = sniffer?.flush();
-      if (held) scanner.push(held);
+      const text = held ? dewrap.push(held) : null;
+      if (text) scanner.push(text);
+      const rest = dewrap.flush();
+      if (rest) scanner.push(rest);
       const st = scanner.finish();
+      // Line numbers as the file has them, where pieces of hard-wrapped lines were joined.
+      if (dewrap.joined > 0) {
+        st.lines += dewrap.joined;
+        if (st.first) st.first = { ...st.first, line: dewrap.physical(st.first.line) };
+        if (st.last) st.last = { ...st.last, line: dewrap.physical(st.last.line) };
+      }
       const errorDoc = errorFile ? readErrorFileChunks() : null;
       if (errorDoc) {
         st.lines = 1;
