@@ -43,6 +43,7 @@ function reading(job: JobModel): string {
 
 const SCENARIOS = [
   'torch2.6-c10d-nonhost-late-fail',
+  'torch2.6-c10d-host-late-fail-default',
   'torch2.6-static-connect-retry-success',
   'torch1.13-c10d-restart-once',
   'torch1.13-c10d-host-late-fail',
@@ -91,6 +92,13 @@ describe('a label before every line of a node', () => {
       const wrapped = label(bare, (l) => (l.length > 120 ? (l.match(/.{1,120}/g) ?? [l]).join('\n') : l));
       expect(reading(analyseTexts(wrapped))).toBe(want);
     });
+
+    // A log export that stamped every line with the one time it shipped them (real-world-variants.md: CloudWatch
+    // `2023-03-09T10:53:23.670-05:00<TAB>` with every line the same), in front of PyTorch's own moving times.
+    if (scenario.startsWith('torch2.6'))
+      it(`${scenario}: behind an export's one ingest time`, () => {
+        expect(reading(analyseTexts(label(bare, (l) => `2026-12-01T12:30:00.000-05:00\t${l}`)))).toBe(want);
+      });
 
     it(`${scenario}: grep -n over the node files`, () => {
       const job = analyseTexts(label(bare, (l, i, f) => `${path.basename(f)}:${i + 1}:${l}`));

@@ -88,8 +88,13 @@ export function nodeClocks(
 ): NodeClocks {
   const clock = buildJobClock(usable, eventsByNode, nowMs, overrides);
   const notes = [...clock.notes];
+  const frozen = frozenSources(eventsByNode);
+  const live = (clocks: Clock[], file: string) => {
+    const f = frozen.get(file);
+    return f ? clocks.filter((c) => !f.has(c.source)) : clocks;
+  };
   const rawTimeOf = (nodeId: string) => (e: LogEvent) => {
-    const c = bestClock(e.clocks);
+    const c = bestClock(live(e.clocks, e.file));
     return c ? clock.instant(c, nodeId, e.file) : null;
   };
   const offsets = estimateClockOffsets(eventsByNode, rawTimeOf, correctClocks);
@@ -106,7 +111,7 @@ export function nodeClocks(
   const instantFor = (nodeId: string) => {
     const corr = correction.get(nodeId) ?? 0;
     return (clocks: Clock[], file: string): number | null => {
-      const c = bestClock(clocks);
+      const c = bestClock(live(clocks, file));
       if (!c) return null;
       const t = clock.instant(c, nodeId, file) - corr;
       return Number.isFinite(t) ? t : null;
@@ -121,4 +126,36 @@ export function nodeClocks(
     offsets,
     notes,
   };
+}
+
+/** Events a clock must stamp alike before it counts as stopped. */
+const FROZEN_MIN_EVENTS = 4;
+
+/**
+ * Per file, the clock sources that never move while another on the same lines does: a log export that stamped
+ * every line with its ingest time (CloudWatch, a collector's batch), in front of PyTorch's own times. Such a
+ * stamp says when the lines were shipped, not when they were printed, and would make every node start at once.
+ */
+function frozenSources(eventsByNode: Map<string, LogEvent[]>): Map<string, Set<string>> {
+  const seen = new Map<string, Map<string, { n: number; texts: Set<string> }>>();
+  for (const evs of eventsByNode.values())
+    for (const e of evs) {
+      if (e.clocks.length < 2) continue;
+      let bySource = seen.get(e.file);
+      if (!bySource) seen.set(e.file, (bySource = new Map()));
+      for (const c of e.clocks) {
+        const got = bySource.get(c.source) ?? { n: 0, texts: new Set<string>() };
+        got.n++;
+        if (got.texts.size < 2) got.texts.add(c.text);
+        bySource.set(c.source, got);
+      }
+    }
+  const out = new Map<string, Set<string>>();
+  for (const [file, bySource] of seen) {
+    const moving = [...bySource.values()].some((g) => g.texts.size > 1);
+    if (!moving) continue;
+    const stopped = [...bySource].filter(([, g]) => g.texts.size === 1 && g.n >= FROZEN_MIN_EVENTS).map(([src]) => src);
+    if (stopped.length) out.set(file, new Set(stopped));
+  }
+  return out;
 }
