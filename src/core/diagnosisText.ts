@@ -275,7 +275,7 @@ const ZH: Record<FindingCode, Text> = {
         : `rendezvous 期限（${s(p.key)} = ${secsZh(p.limit)}）短于启动时间差`,
     detail: (p) =>
       p.missing
-        ? `${s(p.backend)} rendezvous 等待 ${s(p.key)} = ${secsZh(p.limit)}（${srcZh(p)}）。提供了日志的节点${p.skew !== null ? `启动时间相差在 ${secsZh(p.skew)} 以内，远小于该期限` : '都在期限内启动'}；${s(p.reporters)} 等待 ${s(p.missing)} 时放弃了，而它的日志缺失：它要么比其他节点晚了超过 ${secsZh(p.limit)} 才启动，要么根本没有启动。只有前一种情况调大期限才有用 —— 它的日志（或它的作业步骤的日志）能说明是哪一种。`
+        ? `${s(p.backend)} rendezvous 等待 ${s(p.key)} = ${secsZh(p.limit)}（${srcZh(p)}）。提供了日志的节点${p.skew !== null ? `启动时间相差在 ${secsZh(p.skew)} 以内，远小于该期限` : '都在期限内启动'}；${s(p.reporters)} 等待 ${s(p.missing)} 时放弃了，而它的日志缺失：它要么比其他节点晚了超过 ${secsZh(p.limit)}才启动，要么根本没有启动。只有前一种情况调大期限才有用 —— 它的日志（或它的作业步骤的日志）能说明是哪一种。`
         : `${s(p.backend)} rendezvous 等待 ${s(p.key)} = ${secsZh(p.limit)}（${srcZh(p)}）${p.skew !== null ? `，但各节点启动时间最多相差 ${secsZh(p.skew)}` : ''}；${s(p.reporters)} 在 ${p.late ? s(p.late) : '迟到的节点'} 到达之前就放弃了。` +
           (p.ignoredTimeout ? `注意：c10d 后端会忽略 timeout=${s(p.ignoredTimeout)}，它读取的是 join_timeout。` : ''),
   },
