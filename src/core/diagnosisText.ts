@@ -215,7 +215,7 @@ const EN: Record<FindingCode, Text> = {
   RESTARTS: {
     title: (p) => `${s(p.nodes)} restarted: ${s(p.attempts)} attempts`,
     detail: (p) =>
-      `The agents restarted their worker groups ${s(p.restarts)} time(s)${p.stages ? ` after failures in ${s(p.stages)}` : ''}${p.left !== null ? `; ${s(p.left)} of ${s(p.max)} restarts were left at the last one` : ''}. ${p.lastFormed ? 'The last attempt formed the world.' : 'The last attempt did not form the world.'} Each attempt meets in its own rendezvous round: skew is measured per attempt.`,
+      `The agents restarted their worker groups ${s(p.restarts)} time(s)${p.stages ? ` after failures in ${s(p.stages)}` : ''}${p.left !== null ? `; ${s(p.left)} of ${s(p.max)} restarts were left at the last one` : ''}. ${p.lastFormed ? 'The last attempt formed the world.' : 'The last attempt did not form the world.'} Each attempt meets in its own rendezvous round: skew is measured per attempt${p.lastSkew !== null ? ` (the last one's nodes started within ${secs(p.lastSkew)} of each other${p.worstSkew !== null && p.worstSkew !== p.lastSkew ? `; the widest, attempt ${s(p.worstAttempt)}, ${secs(p.worstSkew)}` : ''})` : ''}.`,
   },
   MIXED_JOBS: {
     title: (p) => `These logs come from ${s(p.runs)} different runs`,
@@ -371,7 +371,7 @@ const ZH: Record<FindingCode, Text> = {
   RESTARTS: {
     title: (p) => `${s(p.nodes)} 重启过：共 ${s(p.attempts)} 次尝试`,
     detail: (p) =>
-      `agent 重启了 worker 组 ${s(p.restarts)} 次${p.stages ? `，起因是 ${s(p.stages)} 阶段的失败` : ''}${p.left !== null ? `；最后一次重启时还剩 ${s(p.left)}/${s(p.max)} 次` : ''}。${p.lastFormed ? '最后一次尝试组成了 world。' : '最后一次尝试没有组成 world。'}每次尝试都在自己的 rendezvous 轮次中会合：启动时间差按每次尝试分别计算。`,
+      `agent 重启了 worker 组 ${s(p.restarts)} 次${p.stages ? `，起因是 ${s(p.stages)} 阶段的失败` : ''}${p.left !== null ? `；最后一次重启时还剩 ${s(p.left)}/${s(p.max)} 次` : ''}。${p.lastFormed ? '最后一次尝试组成了 world。' : '最后一次尝试没有组成 world。'}每次尝试都在自己的 rendezvous 轮次中会合：启动时间差按每次尝试分别计算${p.lastSkew !== null ? `（最后一次尝试中各节点的启动相差在 ${secsZh(p.lastSkew)}以内${p.worstSkew !== null && p.worstSkew !== p.lastSkew ? `；相差最大的是第 ${s(p.worstAttempt)} 次尝试，${secsZh(p.worstSkew)}` : ''}）` : ''}。`,
   },
   MIXED_JOBS: {
     title: (p) => `这些日志来自 ${s(p.runs)} 次不同的运行`,
