@@ -6,6 +6,7 @@ import { generateJob } from '../scripts/bench-job.mjs';
 import { findingText } from '../src/core/diagnosisText';
 import { diagnose } from '../src/core/index';
 import type { JobModel } from '../src/core/model';
+import { reasonText } from '../src/core/notesText';
 import { analyseTexts, capturedJob, filesUnder } from './helpers';
 
 // The diagnosis' words as a reader gets them, sentence by sentence, in English and Chinese: a limit's source
@@ -137,5 +138,17 @@ describe('the labels of missing nodes on a Chinese page', () => {
     const zh = findingText('zh', 'NODE_LOG_MISSING', p).title;
     expect(zh).toMatch(/^缺少 2 个节点的日志：node4（group_rank 4）.{1,2}node5（group_rank 5）$/);
     expect(zh).not.toMatch(/[()]|（[^）]*（/);
+  });
+});
+
+describe('lists in Chinese sentences', () => {
+  it('joins node lists with 、 in zh and with commas in en', () => {
+    const reason = {
+      code: 'never-launched' as const,
+      values: { nodes: ['node2', 'node3'], waiters: ['node0', 'node1'] },
+    };
+    expect(reasonText('zh', reason)).toContain('node2、node3');
+    expect(reasonText('zh', reason)).not.toContain('node2, node3');
+    expect(reasonText('en', reason)).toContain('node2, node3');
   });
 });

@@ -8,6 +8,8 @@ import type { Note, NoteCode, Reason, ReasonCode, Values } from './model';
 type V = Values;
 const s = (x: V[string] | undefined): string =>
   x === null || x === undefined ? '?' : Array.isArray(x) ? x.join(', ') : String(x);
+/** The same in Chinese prose: a list is joined with 、. */
+const z = (x: V[string] | undefined): string => (Array.isArray(x) ? x.join('、') : s(x));
 const n = (x: V[string] | undefined): number => (typeof x === 'number' ? x : Number(x));
 const secs = (x: V[string] | undefined) => {
   const v = n(x);
@@ -113,15 +115,15 @@ const NOTES_ZH: Record<NoteCode, (v: V) => string> = {
   'year-from-line': (v) => `没有年份的时间戳取自带日期的日志行（${where(v)}）。`,
   'year-from-child-failed': (v) => `没有年份的时间戳取自 ChildFailedError 的时间（${where(v)}）。`,
   'year-from-mtime': () => '没有年份的时间戳取自文件的修改时间。',
-  'year-assumed': (v) => `没有年份的时间戳按 ${s(v.year)} 年处理（日志中没有年份）。`,
-  'zone-learned': (v) => `${s(v.node)}：它自己的日志时间与采集器的 UTC 时间相差 ${s(v.hours)} 小时，已校正。`,
+  'year-assumed': (v) => `没有年份的时间戳按 ${z(v.year)} 年处理（日志中没有年份）。`,
+  'zone-learned': (v) => `${z(v.node)}：它自己的日志时间与采集器的 UTC 时间相差 ${z(v.hours)} 小时，已校正。`,
   'zone-assumed': () => '日志时间没有时区；所有节点都按同一时区处理（显示为 UTC）。',
-  'set-by-hand': (v) => `以下文件的年份或时区为手动设置：${s(v.files)}。`,
-  'tz-corrected': (v) => `${s(v.node)}：时钟与其他节点相差 ${s(v.hours)} 小时，是时区差异，已校正。`,
-  'clock-corrected': (v) => `${s(v.node)}：已校正 ${secsZh(v.seconds)}（±${secsZh(v.bound)}）的时钟偏差。`,
-  'launch-derived': (v) => `${s(v.node)}：启动时间由 ${where(v)} 的时间减去其声明的等待时长 ${secsZh(v.waited)} 推算。`,
+  'set-by-hand': (v) => `以下文件的年份或时区为手动设置：${z(v.files)}。`,
+  'tz-corrected': (v) => `${z(v.node)}：时钟与其他节点相差 ${z(v.hours)} 小时，是时区差异，已校正。`,
+  'clock-corrected': (v) => `${z(v.node)}：已校正 ${secsZh(v.seconds)}（±${secsZh(v.bound)}）的时钟偏差。`,
+  'launch-derived': (v) => `${z(v.node)}：启动时间由 ${where(v)} 的时间减去其声明的等待时长 ${secsZh(v.waited)} 推算。`,
   'launch-script-clock': (v) =>
-    `${s(v.node)}：torchrun 的日志行没有时间；按作业脚本在 ${where(v)} 打印的时间定位，该时间早于 torchrun 启动（torchrun 在此时或之后启动）。`,
+    `${z(v.node)}：torchrun 的日志行没有时间；按作业脚本在 ${where(v)} 打印的时间定位，该时间早于 torchrun 启动（torchrun 在此时或之后启动）。`,
   'decoding-cleaned': (v) =>
     `读取 ${num(v.files)} 个文件时修补了文本：${[
       n(v.cutLines) ? `${num(v.cutLines)} 行超过行长上限被截断` : '',
@@ -132,22 +134,22 @@ const NOTES_ZH: Record<NoteCode, (v: V) => string> = {
       .filter(Boolean)
       .join('；')}。`,
   'launch-clock-below': (v) =>
-    `${s(v.node)}：torchrun 的日志行没有时间；按其启动之后紧接着的第一条带时间的行 ${where(v)} 定位（torchrun 在此时或稍早启动）。`,
+    `${z(v.node)}：torchrun 的日志行没有时间；按其启动之后紧接着的第一条带时间的行 ${where(v)} 定位（torchrun 在此时或稍早启动）。`,
   'launch-partial': (v) =>
-    `${s(v.total)} 个节点中只有 ${s(v.placed)} 个的启动时间已知（${s(v.unplaced)} 没有可用的时间）：无法测量整个作业的启动时间差，只能测量这 ${s(v.placed)} 个节点之间的。`,
+    `${z(v.total)} 个节点中只有 ${z(v.placed)} 个的启动时间已知（${z(v.unplaced)} 没有可用的时间）：无法测量整个作业的启动时间差，只能测量这 ${z(v.placed)} 个节点之间的。`,
   'launch-unknown': () =>
     '无法确定启动时间：这些日志的 torchrun 行没有时间戳（torch ≤ 2.0 默认设置）。下次请用 `kubectl logs --timestamps`、torch ≥ 2.1 的 `LOGLEVEL=INFO`，或通过加时间戳的工具采集。',
   'times-derived': () => '部分时间是根据文本中声明的时长推算的，而不是读取自时间戳。',
   'no-progress': () => '日志显示 torchrun 已启动，但既没有越过 rendezvous 的进展，也没有失败；日志可能提前结束了。',
   'agents-in-stream': (v) =>
-    `${s(v.node)}：它的日志中有 ${s(v.agents)} 个没有行标签的 torchrun agent（srun 未加 -l，或一台主机上两个 agent）；按 ${s(v.agents)} 个节点计算。`,
+    `${z(v.node)}：它的日志中有 ${z(v.agents)} 个没有行标签的 torchrun agent（srun 未加 -l，或一台主机上两个 agent）；按 ${z(v.agents)} 个节点计算。`,
   'limit-inferred': (v) =>
-    `${limZh(v.limit)}：日志中没有打印它，且它的默认值（${secsZh(v.assumed)}）不可能是触发的那个 —— ${s(v.node)} 在启动 ${secsZh(v.elapsed)} 后就失败了 —— 因此按约 ${secsZh(v.elapsed)} 计。`,
+    `${limZh(v.limit)}：日志中没有打印它，且它的默认值（${secsZh(v.assumed)}）不可能是触发的那个 —— ${z(v.node)} 在启动 ${secsZh(v.elapsed)} 后就失败了 —— 因此按约 ${secsZh(v.elapsed)} 计。`,
   'limit-assumed': (v) =>
-    `${limZh(v.limit)} = ${secsZh(v.seconds)} 是${v.version ? ` torch ${s(v.version)} ` : '该版本'}的默认值；没有日志行打印它（推定）。`,
-  'number-refused': (v) => `${where(v)} 打印的 ${s(v.what)} = “${s(v.value)}” 超出任何真实作业的范围：未采用该值。`,
+    `${limZh(v.limit)} = ${secsZh(v.seconds)} 是${v.version ? ` torch ${z(v.version)} ` : '该版本'}的默认值；没有日志行打印它（推定）。`,
+  'number-refused': (v) => `${where(v)} 打印的 ${z(v.what)} = “${z(v.value)}” 超出任何真实作业的范围：未采用该值。`,
   'events-not-kept': (v) =>
-    `${nodesOf(v, ' 及另外 ')}：有 ${num(v.events)} 个事件未保留${v.file ? `（${s(v.file)}，第 ${num(v.from)}–${num(v.to)} 行）` : ''}${notKeptParts(v, ZH_PARTS, '：', '，')}。每个日志完整保留最前 ${HEAD_RUNS} 次和最后 ${TAIL_RUNS} 次运行，事件更多的运行保留其最前 ${RUN_HEAD} 个和最后 ${RUN_TAIL} 个：本诊断只读取这些，不含其间的内容。`,
+    `${nodesOf(v, ' 及另外 ')}：有 ${num(v.events)} 个事件未保留${v.file ? `（${z(v.file)}，第 ${num(v.from)}–${num(v.to)} 行）` : ''}${notKeptParts(v, ZH_PARTS, '：', '，')}。每个日志完整保留最前 ${HEAD_RUNS} 次和最后 ${TAIL_RUNS} 次运行，事件更多的运行保留其最前 ${RUN_HEAD} 个和最后 ${RUN_TAIL} 个：本诊断只读取这些，不含其间的内容。`,
 };
 
 const REASONS_EN: Record<ReasonCode, (v: V) => string> = {
@@ -227,70 +229,70 @@ const REASONS_EN: Record<ReasonCode, (v: V) => string> = {
 const REASONS_ZH: Record<ReasonCode, (v: V) => string> = {
   text: (v) => s(v.text),
   'host-up-others-late': (v) =>
-    `store 主机 ${s(v.host)} 已启动并在等待（${s(v.hostStage)}）；${s(v.nodes)} 连不上它是因为它已经放弃了 —— ${s(v.nodes)} 迟到了。`,
+    `store 主机 ${z(v.host)} 已启动并在等待（${z(v.hostStage)}）；${z(v.nodes)} 连不上它是因为它已经放弃了 —— ${z(v.nodes)} 迟到了。`,
   'pg-waiters-late-arrival': (v) =>
-    `${s(v.waiters)} 在 init_process_group 中等待其他节点超时；${s(v.nodes)} 在那之后才到达 init_process_group，发现 store 已关闭。`,
-  'first-failure-in-time': (v) => `多个节点以不同方式失败；时间上最早的失败是 ${s(v.node)} 上的 ${s(v.stage)}。`,
+    `${z(v.waiters)} 在 init_process_group 中等待其他节点超时；${z(v.nodes)} 在那之后才到达 init_process_group，发现 store 已关闭。`,
+  'first-failure-in-time': (v) => `多个节点以不同方式失败；时间上最早的失败是 ${z(v.node)} 上的 ${z(v.stage)}。`,
   'most-reported-stage': (v) =>
-    `各节点失败在不同阶段，且日志缺少排序所需的时间；报告 ${s(v.stage)} 的节点最多（${s(v.count)} 个）。`,
+    `各节点失败在不同阶段，且日志缺少排序所需的时间；报告 ${z(v.stage)} 的节点最多（${z(v.count)} 个）。`,
   'host-absent': (v) =>
-    `各节点连接 store 主机${v.host ? ` ${s(v.host)}` : ''}失败，而它的日志没有提供（${s(v.missing)}）：它启动晚了或根本没有启动。`,
+    `各节点连接 store 主机${v.host ? ` ${z(v.host)}` : ''}失败，而它的日志没有提供（${z(v.missing)}）：它启动晚了或根本没有启动。`,
   'host-silent': (v) =>
-    `各节点连接 ${s(v.host)} 上的 store 失败，而它的日志中没有自己的失败：它启动晚了或根本没有启动。`,
-  'host-late-by-launch': (v) => `${s(v.host)} 比第一个节点晚 ${secsZh(v.lag)} 启动。`,
+    `各节点连接 ${z(v.host)} 上的 store 失败，而它的日志中没有自己的失败：它启动晚了或根本没有启动。`,
+  'host-late-by-launch': (v) => `${z(v.host)} 比第一个节点晚 ${secsZh(v.lag)} 启动。`,
   'host-late-consequence': (v) =>
-    `其他节点连接 ${s(v.host)}（node_rank 0 / rendezvous endpoint）上的 store 超时，所以迟到的是 store 主机；它自己之后的失败（${s(v.hostStage)}）是后果。`,
+    `其他节点连接 ${z(v.host)}（node_rank 0 / rendezvous endpoint）上的 store 超时，所以迟到的是 store 主机；它自己之后的失败（${z(v.hostStage)}）是后果。`,
   'store-key-names-node': (v) =>
-    `${s(v.waiter)} 在等待 store 键 ${s(v.key)}，该键由 ${s(v.node)} 上的 ${n(v.group) ? '节点' : 'rank'} ${s(v.rank)} 写入：${s(v.node)} 迟到了。`,
-  'late-by-launch': (v) => `按启动时间，${s(v.nodes)} 比第一个节点晚 ${secsZh(v.lag)} 启动。`,
-  'missing-likely': (v) => `日志中的节点都没有迟到，而 ${s(v.missing)} 没有提供日志：缺少日志的节点最可能是元凶。`,
+    `${z(v.waiter)} 在等待 store 键 ${z(v.key)}，该键由 ${z(v.node)} 上的 ${n(v.group) ? '节点' : 'rank'} ${z(v.rank)} 写入：${z(v.node)} 迟到了。`,
+  'late-by-launch': (v) => `按启动时间，${z(v.nodes)} 比第一个节点晚 ${secsZh(v.lag)} 启动。`,
+  'missing-likely': (v) => `日志中的节点都没有迟到，而 ${z(v.missing)} 没有提供日志：缺少日志的节点最可能是元凶。`,
   'launch-times-outrank-text': (v) =>
-    `${s(v.nodes)} 在其他节点放弃之后才连上 store，但它们的启动时间是准时的；按启动时间，迟到的是 ${s(v.late)}。`,
-  'joined-count': (v) => `${s(v.expected)} 个节点中有 ${s(v.joined)} 个在期限前加入。`,
+    `${z(v.nodes)} 在其他节点放弃之后才连上 store，但它们的启动时间是准时的；按启动时间，迟到的是 ${z(v.late)}。`,
+  'joined-count': (v) => `${z(v.expected)} 个节点中有 ${z(v.joined)} 个在期限前加入。`,
   'host-not-served': (v) =>
-    `作业的全部 ${s(v.nodes)} 个节点都在日志中，而且每个都连不上 ${s(v.host)} 上的 store：没有节点在提供它。只有当 endpoint 是某个 agent 自己的主机名或地址时，它才会托管 c10d store —— 请检查 endpoint（以及端口是否开放），而不是迟到的节点。`,
+    `作业的全部 ${z(v.nodes)} 个节点都在日志中，而且每个都连不上 ${z(v.host)} 上的 store：没有节点在提供它。只有当 endpoint 是某个 agent 自己的主机名或地址时，它才会托管 c10d store —— 请检查 endpoint（以及端口是否开放），而不是迟到的节点。`,
   'name-unresolved': (v) =>
-    `客户端无法解析 store 主机名 ${s(v.host)}，因此根本没有尝试连接：主机名错误，或 DNS / /etc/hosts 中没有它 —— 在 Kubernetes 上也可能是它的 pod 当时还不存在。日志无法说明该主机是否迟到。`,
-  'node-down': (v) => `调度器报告 ${s(v.nodes)} 宕机（节点故障）：其他节点随后所等待的正是它，而不是启动晚了。`,
+    `客户端无法解析 store 主机名 ${z(v.host)}，因此根本没有尝试连接：主机名错误，或 DNS / /etc/hosts 中没有它 —— 在 Kubernetes 上也可能是它的 pod 当时还不存在。日志无法说明该主机是否迟到。`,
+  'node-down': (v) => `调度器报告 ${z(v.nodes)} 宕机（节点故障）：其他节点随后所等待的正是它，而不是启动晚了。`,
   'closed-on-arrival': (v) =>
-    `${s(v.nodes)} 发现 rendezvous 已经关闭，而这里没有日志显示关闭它的那一轮：要么是其他节点组成了那一轮并已离开（它们的日志不在这里），要么是之前的一次运行在同一个 store 上用了相同的 rendezvous id（--rdzv_id）。请让每次运行使用自己的 id。`,
+    `${z(v.nodes)} 发现 rendezvous 已经关闭，而这里没有日志显示关闭它的那一轮：要么是其他节点组成了那一轮并已离开（它们的日志不在这里），要么是之前的一次运行在同一个 store 上用了相同的 rendezvous id（--rdzv_id）。请让每次运行使用自己的 id。`,
   'joined-count-missing': (v) =>
-    `store 主机统计到 ${s(v.expected)} 个客户端中有 ${s(v.joined)} 个加入；日志中的每个客户端都在其中，所以从未加入的是没有提供日志的 ${s(v.missing)}。`,
+    `store 主机统计到 ${z(v.expected)} 个客户端中有 ${z(v.joined)} 个加入；日志中的每个客户端都在其中，所以从未加入的是没有提供日志的 ${z(v.missing)}。`,
   'entered-after-give-up': (v) =>
-    `${s(v.nodes)} 的 rank 直到 ${s(v.waiters)} 放弃等待之后才进入 ${s(v.stage)}（比第一个节点的 rank 晚 ${secsZh(v.lag)}）：无论启动时间如何，它到得太晚了。`,
+    `${z(v.nodes)} 的 rank 直到 ${z(v.waiters)} 放弃等待之后才进入 ${z(v.stage)}（比第一个节点的 rank 晚 ${secsZh(v.lag)}）：无论启动时间如何，它到得太晚了。`,
   'still-connecting': (v) =>
-    `${s(v.nodes)} 的日志结束时仍在重试连接 store：它从未连上（推断：文本中没有最终的连接错误）。`,
+    `${z(v.nodes)} 的日志结束时仍在重试连接 store：它从未连上（推断：文本中没有最终的连接错误）。`,
   'local-fault': (v) =>
-    `${s(v.nodes)} 本机在 NCCL 中的 CUDA 调用失败（它的 GPU 或驱动）：原因在这个节点本身，而不是迟到的对端。`,
+    `${z(v.nodes)} 本机在 NCCL 中的 CUDA 调用失败（它的 GPU 或驱动）：原因在这个节点本身，而不是迟到的对端。`,
   'never-launched': (v) =>
-    `${s(v.nodes)} 根本没有启动 torchrun（它的作业步骤在启动前就失败了）；${s(v.waiters)} 一直等待它，直到期限用完。`,
+    `${z(v.nodes)} 根本没有启动 torchrun（它的作业步骤在启动前就失败了）；${z(v.waiters)} 一直等待它，直到期限用完。`,
   'worker-crash': (v) =>
-    `${s(v.nodes)} 上的 worker 因自身错误失败；${s(v.waiters)} 随后一直等待它的 rank（${s(v.stage)}），直到期限用完 —— 这是后果，不是节点迟到。`,
-  'restart-cause': (v) => `最先的失败是 ${s(v.nodes)} 的 worker（${s(v.stage)}）；agent 随后重启，而重启又相继失败。`,
+    `${z(v.nodes)} 上的 worker 因自身错误失败；${z(v.waiters)} 随后一直等待它的 rank（${z(v.stage)}），直到期限用完 —— 这是后果，不是节点迟到。`,
+  'restart-cause': (v) => `最先的失败是 ${z(v.nodes)} 的 worker（${z(v.stage)}）；agent 随后重启，而重启又相继失败。`,
   'silent-straggler': (v) =>
-    `${s(v.nodes)} 没有自己的失败，也从未越过 rendezvous，而 ${s(v.waiters)} 等待超时：它加入得太晚了（推断：日志没有时间）。`,
+    `${z(v.nodes)} 没有自己的失败，也从未越过 rendezvous，而 ${z(v.waiters)} 等待超时：它加入得太晚了（推断：日志没有时间）。`,
   'failed-before-joining': (v) =>
-    `${s(v.nodes)} 在加入 rendezvous 之前就失败了（它的 agent 连 store 客户端都无法创建）；${s(v.waiters)} 一直等它，直到期限用完。`,
+    `${z(v.nodes)} 在加入 rendezvous 之前就失败了（它的 agent 连 store 客户端都无法创建）；${z(v.waiters)} 一直等它，直到期限用完。`,
   'same-error-everywhere': (v) =>
-    `每个节点（${s(v.nodes)}）的 worker 都因同一个错误失败（${s(v.error)}）：原因在节点共有的东西 —— 启动参数、脚本、环境 —— 而不在某一个节点。`,
+    `每个节点（${z(v.nodes)}）的 worker 都因同一个错误失败（${z(v.error)}）：原因在节点共有的东西 —— 启动参数、脚本、环境 —— 而不在某一个节点。`,
   'duplicate-node-rank': (v) =>
-    `${s(v.nodes)} 都以 node rank ${s(v.rank)} 启动，因此没有节点取得 rank ${s(v.missing)}，其他节点一直在等它：其中一个的 --node-rank 配错了（是配置错误，不是节点迟到）。`,
+    `${z(v.nodes)} 都以 node rank ${z(v.rank)} 启动，因此没有节点取得 rank ${z(v.missing)}，其他节点一直在等它：其中一个的 --node-rank 配错了（是配置错误，不是节点迟到）。`,
   'host-inferred': (v) =>
-    `${s(v.host)} 是 store 主机：它在 rendezvous 中等待（${s(v.hostStage)}），而其他节点都连不上 store。`,
+    `${z(v.host)} 是 store 主机：它在 rendezvous 中等待（${z(v.hostStage)}），而其他节点都连不上 store。`,
   'host-gone': (v) =>
-    `${s(v.nodes)} 已连上 store，又在 store 主机放弃等待（${s(v.hostStage)}）时失去了连接；${s(v.late)} 是在那之后才到达的。`,
-  'mixed-run': (v) => `这些日志中的多次运行里，失败的是 ${s(v.run)}；其他运行不在本次分析之内。`,
+    `${z(v.nodes)} 已连上 store，又在 store 主机放弃等待（${z(v.hostStage)}）时失去了连接；${z(v.late)} 是在那之后才到达的。`,
+  'mixed-run': (v) => `这些日志中的多次运行里，失败的是 ${z(v.run)}；其他运行不在本次分析之内。`,
   'loopback-endpoint': (v) =>
-    `rendezvous endpoint ${s(v.host)} 是回环地址，而日志显示作业运行在多台机器上：每个节点在这个地址上只能连到自己，其他节点永远见不到 store 主机。请给所有节点使用 store 主机真实的主机名或地址（在 Debian 类系统上 \`hostname --ip-address\` 会返回 127.0.1.1）—— 这不是节点迟到。`,
+    `rendezvous endpoint ${z(v.host)} 是回环地址，而日志显示作业运行在多台机器上：每个节点在这个地址上只能连到自己，其他节点永远见不到 store 主机。请给所有节点使用 store 主机真实的主机名或地址（在 Debian 类系统上 \`hostname --ip-address\` 会返回 127.0.1.1）—— 这不是节点迟到。`,
   'bad-address': (v) =>
-    `各节点尝试连接的地址 ${s(v.host)} 不是主机名（会被解析为数字 ${s(v.resolved)}）：传给 torchrun 或 MASTER_ADDR 的地址有误，而不是节点迟到。`,
-  'arrived-after-close': (v) => `${s(v.nodes)} 发现 rendezvous 已关闭：它在其他节点组成轮次并离开之后才到达。`,
+    `各节点尝试连接的地址 ${z(v.host)} 不是主机名（会被解析为数字 ${z(v.resolved)}）：传给 torchrun 或 MASTER_ADDR 的地址有误，而不是节点迟到。`,
+  'arrived-after-close': (v) => `${z(v.nodes)} 发现 rendezvous 已关闭：它在其他节点组成轮次并离开之后才到达。`,
   'failed-later': (v) =>
-    `${s(v.nodes)} 的失败比第一个节点晚了超过建链超时（${secsZh(v.limit)}${n(v.assumed) ? '，为默认值，推定：没有日志行打印它' : ''}）：它到达通信域太晚。`,
+    `${z(v.nodes)} 的失败比第一个节点晚了超过建链超时（${secsZh(v.limit)}${n(v.assumed) ? '，为默认值，推定：没有日志行打印它' : ''}）：它到达通信域太晚。`,
   'waits-for-rank': (v) =>
-    `${s(v.waiter)} 在等待 rank ${s(v.rank)}，它运行在 ${s(v.node)} 上${n(v.inferred) ? '（推断：没有日志写明它的 rank，而它是唯一可能持有该 rank 的节点）' : ''}：${s(v.node)} 到达太晚。`,
+    `${z(v.waiter)} 在等待 rank ${z(v.rank)}，它运行在 ${z(v.node)} 上${n(v.inferred) ? '（推断：没有日志写明它的 rank，而它是唯一可能持有该 rank 的节点）' : ''}：${z(v.node)} 到达太晚。`,
   'run-id-odd': (v) =>
-    `${s(v.nodes)} 使用的 rendezvous id 是 ${s(v.id)}，而其他节点使用 ${s(v.others)}：它们永远无法会合。`,
+    `${z(v.nodes)} 使用的 rendezvous id 是 ${z(v.id)}，而其他节点使用 ${z(v.others)}：它们永远无法会合。`,
 };
 
 export function noteText(lang: Lang, note: Note): string {
