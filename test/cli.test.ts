@@ -58,6 +58,10 @@ describe('skewscope CLI', () => {
   it('--lang zh prints Chinese', () => {
     const r = run('analyze', S2, '--lang', 'zh');
     expect(r.out.split('\n')[0]).toBe('skewscope: 失败 — 在 rendezvous 中等待所有节点（rendezvous 超时）');
+    // Full-width punctuation and 、 between names in the Chinese lines; identifiers as they are.
+    expect(r.out.split('\n')[2]).toBe(
+      '失败阶段：rendezvous-timeout；报错节点：node0、node1、node2；迟到节点：node3；触发的超时：rdzv-timeout = 30 秒（日志中已打印）',
+    );
   });
 
   it('reads .gz files as they are', () => {

@@ -12,6 +12,11 @@ import { sentenceText } from '../i18n/sentence';
 const fmtSec = (s: number | null, unit: string) => (s === null ? '–' : `${s.toFixed(s < 10 ? 1 : 0)} ${unit}`);
 const MARK = { error: '✗', warning: '!', info: '·' } as const;
 
+const PUNCT: Record<Lang, { colon: string; semi: string; comma: string; list: string; open: string; close: string }> = {
+  en: { colon: ': ', semi: '; ', comma: ', ', list: ', ', open: ' (', close: ')' },
+  zh: { colon: '：', semi: '；', comma: '，', list: '、', open: '（', close: '）' },
+};
+
 export function renderReport(job: JobModel, dx: Diagnosis, lang: Lang): string {
   const w = words(lang);
   const u = w.ui;
@@ -21,20 +26,23 @@ export function renderReport(job: JobModel, dx: Diagnosis, lang: Lang): string {
   if (f) head.push(`— ${w.stage[f.stage]}`);
   lines.push(head.join(' '));
   const j = job.job;
+  // Chinese prose takes full-width punctuation and 、 between names; identifiers and values stay as they are.
+  const p = PUNCT[lang];
+  const list = (xs: string[]) => xs.join(p.list);
   lines.push(
-    `${u.job}: ${u.torch} ${j.torchVersion ?? u.unknown}, ${u.backend} ${j.backend ?? u.unknown}, ${u.nodes} ${
+    `${u.job}${p.colon}${u.torch} ${j.torchVersion ?? u.unknown}${p.comma}${u.backend} ${j.backend ?? u.unknown}${p.comma}${u.nodes} ${
       j.nnodes ?? job.nodes.length
-    }${j.nprocPerNode ? ` × ${j.nprocPerNode}` : ''}, ${u.skew} ${skewText(job, u)}${
-      j.rdzvConfigs ? `, ${u.rdzvConfigs} ${JSON.stringify(j.rdzvConfigs)}` : ''
+    }${j.nprocPerNode ? ` × ${j.nprocPerNode}` : ''}${p.comma}${u.skew} ${skewText(job, u)}${
+      j.rdzvConfigs ? `${p.comma}${u.rdzvConfigs} ${JSON.stringify(j.rdzvConfigs)}` : ''
     }`,
   );
   if (f) {
     lines.push(
-      `${u.stage}: ${f.stage}; ${u.reportedBy}: ${f.reportedBy.join(', ') || u.none}; ${causedNotLate(f) ? u.causedBy : u.lateNodes}: ${
-        f.lateNodes.join(', ') || u.unknown
-      }${f.limit ? `; ${u.timeout}: ${f.limit.id} = ${f.limit.seconds} ${u.seconds} (${limitSource(f.limit.from, u)})` : ''}`,
+      `${u.stage}${p.colon}${f.stage}${p.semi}${u.reportedBy}${p.colon}${list(f.reportedBy) || u.none}${p.semi}${causedNotLate(f) ? u.causedBy : u.lateNodes}${p.colon}${
+        list(f.lateNodes) || u.unknown
+      }${f.limit ? `${p.semi}${u.timeout}${p.colon}${f.limit.id} = ${f.limit.seconds} ${u.seconds}${p.open}${limitSource(f.limit.from, u)}${p.close}` : ''}`,
     );
-    if (missingIsCulprit(f)) lines.push(`${u.missingLikely}: ${nodeLabels(lang, job.missingNodes.join(', '))}`);
+    if (missingIsCulprit(f)) lines.push(`${u.missingLikely}${p.colon}${nodeLabels(lang, job.missingNodes.join(', '))}`);
   }
 
   if (dx.findings.length) {
