@@ -18,8 +18,8 @@ const ENDS = new Set<LogEvent['kind']>(['failure', 'error', 'exit']);
 /** Agents told apart this way per file. */
 const MAX_TURNS = 64;
 
-/** The stream key of the k-th agent (k ≥ 2) of a file split this way. */
-export const turnKey = (k: number): string => `agent ${k}`;
+/** The stream key of the k-th agent (k ≥ 2) of a file split this way (agentRoute.ts isAgentKey knows it). */
+const turnKey = (k: number): string => `agent ${k}`;
 
 /**
  * The unlabelled stream of a scheduler's output split into one stream per agent, when its agents ran one after
@@ -44,7 +44,6 @@ export function splitAgentTurns(s: StreamState, hintsOf: (s: StreamState) => Ide
     while (k < cuts.length && line > cuts[k]!) k++;
     return k;
   };
-  for (const t of turns.slice(1)) t.x.events = [];
   const first: LogEvent[] = [];
   for (const e of evs) {
     const k = byTurn(e.line);
