@@ -10,6 +10,8 @@ import { CAPTURED, analyseTexts, filesUnder } from './helpers';
 // real-world-variants.md, "Added in front by launchers" and "Also seen"). The lines behind the label that carry
 // no format (traceback frames, launch-config fields, the exception) must read as they do unlabelled: the real
 // captured runs below, labelled the way each tool does it, give the same verdict, stage and culprit as bare.
+// The same holds for what a paste does to the text: an indent, lost indentation, a terminal's hard wrap, an
+// export's one ingest time in front of every line.
 
 const stem = (f: string) => path.basename(f).replace(/\.[^.]+$/, '');
 
