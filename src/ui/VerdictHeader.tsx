@@ -1,6 +1,7 @@
 import { memo } from 'react';
 import { causedNotLate } from '../core/blame';
-import { nodeLabels, zhSpacing } from '../core/i18n';
+import { zhSpacing } from '../core/i18n';
+import { missingNodesText } from './format';
 import { formatSeconds, listSome } from '../i18n/index';
 import { byName, type JobView, type LateSummary } from '../ingest/index';
 import { AnalysisText, useT, type T } from './i18n';
@@ -107,12 +108,7 @@ export const VerdictHeader = memo(function VerdictHeader({ job, late, nodeCount 
           {zhSpacing(
             t.lang,
             t('verdict.missing', {
-              nodes: listSome(
-                t.lang,
-                job.missingNodes.map((m) => nodeLabels(t.lang, m)),
-                8,
-                Math.max(job.missingCount, job.missingNodes.length),
-              ),
+              nodes: missingNodesText(t.lang, job, 8),
             }),
           )}
         </p>

@@ -2,7 +2,8 @@ import { useId, useMemo, useState } from 'react';
 import type { Diagnosis } from '../core/findings';
 import type { JobModel } from '../core/model';
 import { whatIf } from '../core/advice';
-import { nodeLabels, zhSpacing } from '../core/i18n';
+import { zhSpacing } from '../core/i18n';
+import { missingNodesText } from './format';
 import { rendezvousLimit } from '../core/thresholds';
 import type { JobView } from '../ingest/index';
 import { formatDuration, listSome } from '../i18n/index';
@@ -148,12 +149,7 @@ export function WhatIfSlider({ job, diagnosis }: Props) {
                 ? zhSpacing(
                     t.lang,
                     t('whatif.unknownMissing', {
-                      nodes: listSome(
-                        t.lang,
-                        job.missingNodes.map((m) => nodeLabels(t.lang, m)),
-                        5,
-                        Math.max(job.missingCount, job.missingNodes.length),
-                      ),
+                      nodes: missingNodesText(t.lang, job, 5),
                     }),
                   )
                 : t('whatif.unknownMissingCount', { n: job.missingCount })}
