@@ -59,6 +59,16 @@ describe('honest decoding of a real log', () => {
     expect(x.decoding!.ansiSequences).toBe(coloured.split('\x1b').length - 1);
   });
 
+  it('reads quotes a typographer curled as the ASCII quotes Python printed, split across chunks too', () => {
+    const curled = LOG.replace(/"([^"\n]*)"/g, '\u201c$1\u201d').replace(/'([^'\n]*)'/g, '\u2018$1\u2019');
+    expect(curled).toContain('File \u201c/usr/bin/torchrun\u201d, line 33');
+    for (const chunk of [4096, 7]) expect(events(extract(enc.encode(curled), chunk))).toEqual(events(plain));
+    // Other punctuation of the same block (an ellipsis, a dash) is left as it is.
+    const first = String(events(plain)[0]![2]);
+    const other = extract(enc.encode(LOG.replace(first, `${first} \u2026 \u2014`)));
+    expect(events(other)[0]![2]).toBe(`${first} \u2026 \u2014`);
+  });
+
   it('reads a log after copytruncate NUL padding and with a crash-padded end, at the same line numbers', () => {
     const bytes = new Uint8Array([...new Uint8Array(1 << 20), ...enc.encode(LOG), ...new Uint8Array(70_000)]);
     const x = extract(bytes, 65536);

@@ -102,6 +102,23 @@ describe('a label before every line of a node', () => {
         expect(reading(analyseTexts(label(bare, (l) => `2026-12-01T12:30:00.000-05:00\t${l}`)))).toBe(want);
       });
 
+    // Pasted outside a code block on a forum that curls quotes (Discourse, a word processor, a chat app): every
+    // `File "…"` frame and quoted value opens with “ or ‘ and closes with ” or ’.
+    it(`${scenario}: quotes curled by a typographer`, () => {
+      const curl = (l: string) =>
+        l
+          .replace(/'([^'\n]*)'/g, '\u2018$1\u2019')
+          .replace(/"([^"\n]*)"/g, '\u201c$1\u201d')
+          .replace(/'/g, '\u2019');
+      const curled = label(bare, curl);
+      expect(
+        Object.values(curled)
+          .join('')
+          .match(/[\u2018-\u201d]/g)?.length ?? 0,
+      ).toBeGreaterThan(0);
+      expect(reading(analyseTexts(curled))).toBe(want);
+    });
+
     it(`${scenario}: grep -n over the node files`, () => {
       const job = analyseTexts(label(bare, (l, i, f) => `${path.basename(f)}:${i + 1}:${l}`));
       expect(reading(job)).toBe(want);

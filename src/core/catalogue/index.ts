@@ -12,6 +12,7 @@ import { SCRIPT } from './script';
 import { TCPSTORE } from './tcpstore';
 import { TRACEBACK } from './traceback';
 import type { CatalogueEntry, Effects } from './types';
+import { withCurledQuotes } from './typographic';
 
 export type { CatalogueEntry, Effects, EntryKind, Role, StatedDuration, FactFields, IdentityField } from './types';
 export { PHASE_FRAMES, HELPER_FRAMES, KEY_STAGES, TORCH_DISTRIBUTED_PATH, frameIn } from './frames';
@@ -36,6 +37,9 @@ export const CATALOGUE: CatalogueEntry[] = [
   ...SCRIPT,
   ...TRACEBACK,
 ];
+
+// In place, so that the entries stay the objects the family lists hold (LAUNCHER_TEXT below).
+for (const e of CATALOGUE) e.anchors = withCurledQuotes(e.anchors);
 
 /** Every entry by id, the derived ones (made from a log's structure, not a line) included. */
 export const ENTRY: ReadonlyMap<string, CatalogueEntry> = new Map([...CATALOGUE, ...DERIVED].map((e) => [e.id, e]));

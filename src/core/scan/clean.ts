@@ -1,9 +1,22 @@
 // What is removed from a line's bytes before anyone parses it: NUL bytes (padding left by copytruncate or a
 // crash) and terminal escape sequences (colour codes from loggers, rich, tqdm; window titles), so that
 // `\x1b[32mI1129\x1b[0m …` reads as a glog prefix. ECMA-48's escape bytes are all ASCII, so this works on the
-// UTF-8 bytes and never splits a character.
+// UTF-8 bytes and never splits a character. Curled quotes (U+2018–U+201F, three bytes each) become ASCII ones:
+// a paste that went through a typographer reads `File “train.py”, line 3` as Python printed it
+// (catalogue/typographic.ts).
 
 const ESC = 0x1b;
+/** Lead and second byte of U+2000–U+203F; the third byte 0x98–0x9B is a single quote, 0x9C–0x9F a double. */
+const PUNCT_LEAD = 0xe2;
+const PUNCT_SECOND = 0x80;
+
+function curledQuoteAt(b: Uint8Array, i: number, to: number): number {
+  if (i + 2 >= to || b[i + 1] !== PUNCT_SECOND) return 0;
+  const t = b[i + 2]!;
+  if (t >= 0x98 && t <= 0x9b) return 0x27;
+  if (t >= 0x9c && t <= 0x9f) return 0x22;
+  return 0;
+}
 
 export interface Cleaned {
   bytes: Uint8Array;
@@ -13,18 +26,18 @@ export interface Cleaned {
   sequences: number;
 }
 
-/** True when b[from, to) holds a NUL or an ESC byte. */
+/** True when b[from, to) holds a NUL, an ESC byte or a curled quote. */
 export function needsCleaning(b: Uint8Array, from: number, to: number): boolean {
   for (let i = from; i < to; i++) {
     const c = b[i]!;
-    if (c === 0 || c === ESC) return true;
+    if (c === 0 || c === ESC || (c === PUNCT_LEAD && curledQuoteAt(b, i, to) !== 0)) return true;
   }
   return false;
 }
 
 /**
- * b[from, to) without NULs and escape sequences, at most `limit` bytes of it. An unterminated sequence runs to
- * the end of the line; NULs are counted up to where the kept text ends.
+ * b[from, to) without NULs and escape sequences and with ASCII quotes for curled ones, at most `limit` bytes of
+ * it. An unterminated sequence runs to the end of the line; NULs are counted up to where the kept text ends.
  */
 export function cleanLine(b: Uint8Array, from: number, to: number, limit: number): Cleaned {
   const out = new Uint8Array(Math.min(to - from, limit));
@@ -45,8 +58,9 @@ export function cleanLine(b: Uint8Array, from: number, to: number, limit: number
         more = true;
         break;
       }
-      out[o++] = c;
-      i++;
+      const quote = c === PUNCT_LEAD ? curledQuoteAt(b, i, to) : 0;
+      out[o++] = quote || c;
+      i += quote ? 3 : 1;
       continue;
     }
     sequences++;
