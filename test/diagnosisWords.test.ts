@@ -151,4 +151,31 @@ describe('lists in Chinese sentences', () => {
     expect(reasonText('zh', reason)).not.toContain('node2, node3');
     expect(reasonText('en', reason)).toContain('node2, node3');
   });
+
+  it("joins a finding's lists of names with 、 in zh, and leaves its free text alone", () => {
+    const p = {
+      nodes: 'node0, node1',
+      attempts: 2,
+      restarts: 1,
+      stages: 'rendezvous-timeout, pg-init',
+      left: null,
+      max: 3,
+      lastFormed: 1,
+      lastSkew: null,
+      worstSkew: null,
+      worstAttempt: null,
+    };
+    expect(findingText('zh', 'RESTARTS', p).title).toBe('node0、node1 重启过：共 2 次尝试');
+    expect(findingText('zh', 'RESTARTS', p).detail).toContain('rendezvous-timeout、pg-init 阶段');
+    expect(findingText('en', 'RESTARTS', p).title).toBe('node0, node1 restarted: 2 attempts');
+    const crash = findingText('zh', 'WORKER_CRASH', {
+      nodes: 'node2',
+      waiters: 'node0, node1',
+      error: 'ValueError: a, b',
+      limit: null,
+      exitcode: 1,
+    });
+    expect(crash.title).toContain('`ValueError: a, b`');
+    expect(crash.detail).toContain('随后 node0、node1 一直等待');
+  });
 });

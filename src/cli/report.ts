@@ -1,7 +1,7 @@
 import { causedNotLate, missingIsCulprit } from '../core/blame';
 import { noteText } from '../core/notesText';
 import type { Diagnosis } from '../core/findings';
-import { nodeLabels, words, type Lang } from '../core/i18n';
+import { missingLabel, words, type Lang } from '../core/i18n';
 import type { JobModel } from '../core/model';
 import { maxOf } from '../core/numbers';
 import { sentenceText } from '../i18n/sentence';
@@ -42,7 +42,8 @@ export function renderReport(job: JobModel, dx: Diagnosis, lang: Lang): string {
         list(f.lateNodes) || u.unknown
       }${f.limit ? `${p.semi}${u.timeout}${p.colon}${f.limit.id} = ${f.limit.seconds} ${u.seconds}${p.open}${limitSource(f.limit.from, u)}${p.close}` : ''}`,
     );
-    if (missingIsCulprit(f)) lines.push(`${u.missingLikely}${p.colon}${nodeLabels(lang, job.missingNodes.join(', '))}`);
+    if (missingIsCulprit(f))
+      lines.push(`${u.missingLikely}${p.colon}${list(job.missingNodes.map((m) => missingLabel(lang, m)))}`);
   }
 
   if (dx.findings.length) {

@@ -1,6 +1,7 @@
 import { t } from '../i18n/translate';
 import type { AdviceId } from './advice';
 import { labelValues, zhSpacing, type Lang } from './i18n';
+import { LIST_NUMBERS } from './findings/types';
 import type { NodeLagged } from './model';
 
 // Every sentence the diagnosis says, in English and Simplified Chinese. Rules in findings.ts pick the code
@@ -580,6 +581,9 @@ export function findingText(
   const words = (lang === 'zh' ? ZH : EN)[code];
   // A copy: in English labelValues gives back the finding's own numbers.
   const v: P = { ...labelValues(lang, p) };
+  if (lang !== 'en')
+    for (const k of LIST_NUMBERS)
+      if (typeof v[k] === 'string') v[k] = (v[k] as string).split(', ').join(t(lang, 'list.sep'));
   if (code === 'LATE_NODE') v.lateList = lateList(lang, p, late);
   return { title: zhSpacing(lang, words.title(v)), detail: zhSpacing(lang, words.detail(v)) };
 }

@@ -17,6 +17,23 @@ export interface Advice {
   values: Record<string, string | number>;
 }
 
+/**
+ * The numbers that hold a list of names (nodes, stages, run ids) joined with ", " (the form the JSON and share
+ * links carry); the words join them as the reader's language does (、 in Chinese).
+ */
+export const LIST_NUMBERS: ReadonlySet<string> = new Set([
+  'nodes',
+  'stages',
+  'victims',
+  'late',
+  'cause',
+  'joined',
+  'missing',
+  'waiters',
+  'reporters',
+  'ids',
+]);
+
 export interface Finding {
   code: FindingCode;
   severity: Severity;
