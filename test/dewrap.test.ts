@@ -55,6 +55,35 @@ describe('hard-wrapped lines', () => {
     for (const e of job.nodes[0]!.events) expect(physical[e.line - 1]!.startsWith(e.text.slice(0, 40))).toBe(true);
   });
 
+  // Where the width fell in real wrapped pastes (the c10d 2.5 and 1.x store-barrier excerpts in
+  // test/fixtures/excerpts): the next piece goes on with text that only looks like a line's start.
+  it('joins a piece that goes on with a `word: `, a number and a slash, or a key and a number', () => {
+    const going = [
+      'I0122 16:40:11.307000 1 site-packages/torch/distributed/elastic/agent/server/api.py:860] [default] starting workers for entrypoint: python',
+      'I0122 16:40:21.171000 1 site-packages/torch/distributed/elastic/agent/server/api.py:889] [default] Worker group FAILED. 2/2 attempts left; will restart worker group',
+      'INFO:torch.distributed.distributed_c10d:Waiting in store based barrier to initialize process group for rank: 5, key: store_based_barrier_key:1 (world_size=16, worker_count=8, timeout=0:30:00)',
+    ];
+    const text = `${run}${going.join('\n')}\n`;
+    const wrapped = wrap(text, 120);
+    for (const piece of ['entrypoint: python', '2/2 attempts left;', 're_based_barrier_key:1 (world_'])
+      expect(
+        wrapped.split('\n').some((l) => l.startsWith(piece)),
+        piece,
+      ).toBe(true);
+    const lines = new Set(through(wrapped, 4096).out.split('\n'));
+    for (const line of going) expect(lines.has(line), line.slice(-40)).toBe(true);
+  });
+
+  it('keeps the `host: ` lines of a labelled file apart, and joins what goes on after them', () => {
+    const labelled = run
+      .split('\n')
+      .map((l) => (l ? `a100-07: ${l}` : l))
+      .join('\n');
+    const { out, d } = through(wrap(labelled, 120), 4096);
+    expect(d.wrapWidth).toBe(120);
+    expect(out).toBe(labelled);
+  });
+
   it('leaves alone every real run, none of which is wrapped', () => {
     for (const root of [CAPTURED, CORPUS])
       for (const f of filesUnder(root).filter((x) => x.endsWith('.log') || x.endsWith('.out')))

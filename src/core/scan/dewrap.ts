@@ -29,6 +29,8 @@ export class Dewrap {
   /** Logical line numbers (1-based, as the scanner counts) that absorbed the physical line after them. */
   private readonly joins: number[] = [];
   private logical = 1;
+  /** The `name: ` labels the head starts lines with (pdsh, a collector): only these begin a line after a piece. */
+  private labels: ReadonlySet<string> = new Set();
 
   /** The wrap width found, 0 for none (known once the head is read). */
   get wrapWidth(): number {
@@ -76,6 +78,7 @@ export class Dewrap {
     const all = concat(this.head!);
     this.head = null;
     this.width = wrapWidthOf(all);
+    if (this.width > 0) this.labels = labelsOf(all, this.width);
     return all.length ? this.pass(all) : null;
   }
 
@@ -128,7 +131,7 @@ export class Dewrap {
 
   /** Join the line starting at b[at] to the piece before it, unless it starts like a log line of its own. */
   private join(b: Uint8Array, at: number): boolean {
-    if (startsLikeALine(b, at)) return false;
+    if (startsLikeALine(b, at, this.labels)) return false;
     this.joins.push(this.logical);
     return true;
   }
@@ -199,8 +202,11 @@ function startsWith(b: Uint8Array, at: number, s: string): boolean {
 function remainderOf(b: Uint8Array, at: number): boolean {
   if (startsLikeALine(b, at)) return false;
   const e = b.indexOf(NL, at);
-  return e < 0 || e + 1 >= b.length || startsLikeALine(b, e + 1);
+  return e < 0 || e + 1 >= b.length || startsLikeALine(b, e + 1) || isBlank(b[e + 1]);
 }
+
+/** A traceback's source line after a frame's rest (`it__.py", line 346, in wrapper`), indented. */
+const isBlank = (c: number | undefined) => c === 0x20 || c === 0x09;
 
 const LINE_STARTS = [
   'Traceback (',
@@ -216,10 +222,39 @@ const LINE_STARTS = [
 ];
 
 /**
- * The line at b[at] starts like a log line of its own (a line that filled the width exactly is then not
- * wrapped): a glog or C++ prefix, a date, a bracket, a logger's level, a traceback's own lines, a task label.
+ * The `name: ` labels that start lines of the head not following a piece of the width: pdsh's `host: `, a
+ * collector's `worker-1: `. A piece broken before `entrypoint: python` is not such a line, unless the file's
+ * lines start with `entrypoint: ` elsewhere.
  */
-function startsLikeALine(b: Uint8Array, at: number): boolean {
+function labelsOf(b: Uint8Array, width: number): Set<string> {
+  const out = new Set<string>();
+  let prev = -1;
+  let s = 0;
+  while (s < b.length) {
+    let e = b.indexOf(NL, s);
+    if (e < 0) e = b.length;
+    const label = prev !== width ? labelAt(b, s) : null;
+    if (label !== null) out.add(label);
+    prev = (e > s && b[e - 1] === CR ? e - 1 : e) - s;
+    s = e + 1;
+  }
+  return out;
+}
+
+/** The token of a `name: ` label at b[at], or null. */
+function labelAt(b: Uint8Array, at: number): string | null {
+  let k = at;
+  while (k < b.length && k < at + 64 && (isWordByte(b[k]) || b[k] === 0x2d || b[k] === 0x2e)) k++;
+  if (k === at || b[k] !== 0x3a || b[k + 1] !== 0x20) return null;
+  return String.fromCharCode(...b.subarray(at, k));
+}
+
+/**
+ * The line at b[at] starts like a log line of its own (a line that filled the width exactly is then not
+ * wrapped): a glog or C++ prefix, a date, a bracket, a logger's level, a traceback's own lines, a task label
+ * (with `labels`, a `name: ` label only when it is one of them).
+ */
+function startsLikeALine(b: Uint8Array, at: number, labels: ReadonlySet<string> | null = null): boolean {
   const c = b[at];
   if (c === undefined || c === NL || c === CR) return true;
   // glog `I1201 `, `W1201 09:…`
@@ -240,13 +275,21 @@ function startsLikeALine(b: Uint8Array, at: number): boolean {
     while (k < b.length && k < at + 82 && (isWordByte(b[k]) || b[k] === 0x2e)) k++;
     return k > at + 1 && startsWith(b, k, ' pid=');
   }
-  // A label, NCCL's `host:pid:tid [dev] `, torchx's `trainer/0 `: a token, then a colon before a digit or a
-  // blank, or a slash and a number.
+  // A label, NCCL's `host:pid:tid [dev] `, torchx's `trainer/0 `: a token, then a colon before a number and a
+  // colon or before a blank, or a slash and a number.
   let k = at;
   while (k < b.length && k < at + 64 && (isWordByte(b[k]) || b[k] === 0x2d || b[k] === 0x2e)) k++;
   if (k === at) return false;
-  if (b[k] === 0x3a && (isDigit(b[k + 1]) || b[k + 1] === 0x20)) return true;
-  if (b[k] !== 0x2f || !isDigit(b[k + 1])) return false;
+  if (b[k] === 0x3a && isDigit(b[k + 1])) {
+    // `host:pid:tid [dev] `, grep's `file:14:`; not `store_based_barrier_key:1 (world_size=…` going on.
+    k++;
+    while (k < b.length && isDigit(b[k])) k++;
+    return b[k] === 0x3a;
+  }
+  if (b[k] === 0x3a && b[k + 1] === 0x20)
+    return labels === null || labels.has(String.fromCharCode(...b.subarray(at, k)));
+  // (torchx's app names start with a letter: `2/2 attempts left` is a message going on.)
+  if (b[k] !== 0x2f || !isDigit(b[k + 1]) || isDigit(c)) return false;
   k++;
   while (k < b.length && isDigit(b[k])) k++;
   return b[k] === 0x20;
