@@ -112,6 +112,47 @@ export const LAUNCHER: CatalogueEntry[] = [
     source: 'torch/testing/_internal/common_distributed.py (MultiProcessTestCase)',
   },
   {
+    // `colossalai run` starts torchrun on each host of its hostfile over SSH and reports each start that failed,
+    // naming the host and whether it is the machine it runs on. A remote host it could not start torchrun on
+    // (no SSH login, no route) is who the started agents then wait for.
+    id: 'colossalai-remote-launch-failed',
+    kind: 'failure',
+    anchors: ['Error: failed to run torchrun '],
+    pattern:
+      'Error: failed to run (?<cmd>torchrun .{1,4000}?) on (?<host>[\\w.:-]{1,200}), is localhost: False, exception: (?<err>.{0,300})$',
+    samples: [
+      'Error: failed to run torchrun --nproc_per_node=4 --nnodes=2 --node_rank=1 --rdzv_backend=c10d --rdzv_endpoint=10.8.3.21:29501 --rdzv_id=colossalai-default-job train.py on gpu-2217, is localhost: False, exception: No authentication methods available',
+    ],
+    // Evidence of a torchrun job, as the command is; its flags are the job's (its --node_rank is the remote
+    // host's, so it names no node here).
+    effects: {
+      stage: 'other',
+      role: 'primary',
+      nodeDown: 'host',
+      facts: { launchArgs: 'cmd' },
+    },
+    versions: 'ColossalAI ≥ 0.1.10 (colossalai run)',
+    source:
+      'colossalai/cli/launcher/multinode_runner.py and run.py; shape: excerpt set 11 (ColossalAI/Open-Sora threads)',
+  },
+  {
+    // The same report for the machine `colossalai run` runs on: the command it built exited non-zero there —
+    // torchrun's own failure when torchrun ran, else its shell or environment (a setup problem, not a node the
+    // others waited for).
+    id: 'colossalai-local-launch-failed',
+    kind: 'failure',
+    anchors: ['Error: failed to run torchrun '],
+    pattern:
+      'Error: failed to run (?<cmd>torchrun .{1,4000}?) on (?<host>[\\w.:-]{1,200}), is localhost: True, exception: (?<err>.{0,300})$',
+    samples: [
+      'Error: failed to run torchrun --nproc_per_node=2 --nnodes=2 --node_rank=0 --master_addr=172.31.9.14 --master_port=29500 train.py on 172.31.9.14, is localhost: True, exception: Encountered a bad command exit code!',
+    ],
+    effects: { stage: 'other', role: 'consequence', facts: { launchArgs: 'cmd' } },
+    versions: 'ColossalAI ≥ 0.1.10 (colossalai run)',
+    source:
+      'colossalai/cli/launcher/multinode_runner.py and run.py; shape: excerpt set 11 (ColossalAI/Open-Sora threads)',
+  },
+  {
     // A launch command with torchrun's own flags, whatever runs it: torchrun, python -m torch.distributed.run,
     // srun/ssh/mpirun wrappers, a shell's xtrace `+ ` or an echo of the command.
     id: 'torchrun-command',

@@ -171,7 +171,9 @@ export const TCPSTORE: CatalogueEntry[] = [
     samples: [
       '[W socket.cpp:436] [c10d] The server socket has failed to bind to [::]:29500 (errno: 98 - Address already in use).',
     ],
-    effects: { stage: 'other', role: 'primary' },
+    // A worker's own store server (init_process_group's env:// or tcp:// handler creating the TCPStore on rank 0)
+    // fails inside process-group creation; torchrun's agent binding its store is no stage of the job's start.
+    effects: { stage: 'other', role: 'primary', refine: 'frames', refineTo: ['pg-init'] },
     versions: '1.13–2.6',
     source: 'torch/csrc/distributed/c10d/socket.cpp',
   },
@@ -187,7 +189,16 @@ export const TCPSTORE: CatalogueEntry[] = [
       "(Worker_TP9 pid=111) ERROR 08-10 23:02:36 [multiproc_executor.py:898] zmq.error.ZMQError: Address already in use (addr='tcp://10.0.0.58:40043')",
       'OSError: [Errno 98] Address already in use',
     ],
-    effects: { stage: 'other', role: 'primary', immediate: true, notTorchEvidence: true },
+    // Under init_process_group's frames it is the TCPStore server of a worker (torch ≤ 1.12 raised the bare
+    // `RuntimeError: Address already in use`): process-group creation failed.
+    effects: {
+      stage: 'other',
+      role: 'primary',
+      immediate: true,
+      notTorchEvidence: true,
+      refine: 'frames',
+      refineTo: ['pg-init'],
+    },
     versions: 'any (Python, pyzmq)',
     source: 'pyzmq / the OS (EADDRINUSE); shape: vLLM multiproc executor worker lines (excerpt set 6)',
   },

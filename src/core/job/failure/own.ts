@@ -61,7 +61,9 @@ export function nodeFailure(events: LogEvent[]): LogEvent | null {
   const cons = live.filter(
     (e) => e.stage !== undefined && (e.kind === 'failure' || effectsOf(e.id).tornDown === true || lostInStartup(e)),
   );
-  return (cons.some(specific) ? cons.filter(specific) : cons).at(-1) ?? null;
+  // A launcher's summary that the command failed (stage `other`) says less than the worker failure it follows.
+  const told = cons.some(specific) ? cons.filter(specific) : cons.filter((e) => e.stage === 'worker-error');
+  return (told.length ? told : cons).at(-1) ?? null;
 }
 
 /**
