@@ -39,6 +39,14 @@ describe('identity from file and folder names', () => {
     expect(named('logs.zip/stdout.log')).toBeUndefined();
   });
 
+  it("an Ascend process log is named by the server's folder it was collected in, else by itself", () => {
+    // CANN writes one plog per process (`plog-<pid>_<start time>.log`) under `…/plog/` (excerpt set 12).
+    expect(named('npu-a01/plog/plog-41207_20250912101912.log')).toBe('npu-a01');
+    expect(named('npu-a01/device-3/device-3_20250912101913.log')).toBe('npu-a01');
+    expect(named('plog/plog-41207_20250912101912.log')).toBe('plog-41207_20250912101912');
+    expect(named('plog-41207_20250912101912.log')).toBe('plog-41207_20250912101912');
+  });
+
   it('a torchrun --log-dir tree names the agent’s run folder and the local rank', () => {
     const h = hintsFromPath('job/node1_logdir/s5-job_8qsqphfk/attempt_0/1/stderr.log');
     expect(h.find((x) => x.kind === 'logdir')?.value).toBe('job/node1_logdir/s5-job_8qsqphfk');

@@ -73,7 +73,10 @@ const NAME_RULES: NameRule[] = [
   },
 ];
 
-const GENERIC_STEMS = /^(?:stdout|stderr|out|err|log|logs|output|console|error|train|run|job|slurm|torchrun|\d+)$/i;
+const GENERIC_STEMS = /^(?:stdout|stderr|out|err|log|logs|output|console|error|train|run|job|slurm|torchrun|plog|debug|device-\d{1,4}|\d+)$/i;
+/** Ascend's per-process logs (`plog-41207_20250912101912.log`, `device-3_20250912101913.log`) are named for a
+ * process, not a node: the folder they were collected in names the node (`npu-a01/plog/plog-….log`). */
+const PROCESS_LOG = /^(?:plog|device)-\d{1,10}_\d{8,20}$/i;
 const ARCHIVE_SUFFIX = /\.(?:tar\.gz|tgz|tar\.bz2|tar|zip|gz)$/i;
 const LOGDIR_RUN = /^(?<run>.+)_(?<rand>[a-z0-9_]{8})$/;
 
@@ -122,6 +125,7 @@ export function hintsFromPath(path: string): IdentityHint[] {
   for (const [i, raw] of candidates.entries()) {
     const part = raw.replace(/[-_](?:logdir|logs?|output)$/i, '');
     if (GENERIC_STEMS.test(part) || /^attempt_\d+$/.test(part) || LOGDIR_RUN.test(part)) continue;
+    if (i === 0 && PROCESS_LOG.test(part)) continue;
     let matched = false;
     for (const rule of NAME_RULES) {
       const m = rule.re.exec(part);
