@@ -221,7 +221,7 @@ const REASONS_EN: Record<ReasonCode, (v: V) => string> = {
   'failed-later': (v) =>
     `${s(v.nodes)} failed more than the connect timeout (${secs(v.limit)}${n(v.assumed) ? ', its default — assumed, no line prints it' : ''}) after the first node did: ${Array.isArray(v.nodes) && v.nodes.length > 1 ? 'they' : 'it'} reached the communicator late.`,
   'waits-for-rank': (v) =>
-    `${s(v.waiter)} waited for rank ${s(v.rank)}, which runs on ${s(v.node)}${n(v.inferred) ? ' (inferred: no log names its ranks, and it is the only node that could hold it)' : ''}: ${s(v.node)} reached it late.`,
+    `${s(v.waiter)} waited for rank ${s(v.rank)}, which runs on ${s(v.node)}${n(v.inferred) === 2 ? ` (inferred from its group rank, with ${s(v.nproc)} workers per node)` : n(v.inferred) ? ' (inferred: no log names its ranks, and it is the only node that could hold it)' : ''}: ${s(v.node)} reached it late.`,
   'run-id-odd': (v) =>
     `${s(v.nodes)} used the rendezvous id ${s(v.id)} while the others used ${s(v.others)}: ${Array.isArray(v.nodes) && v.nodes.length > 1 ? 'they' : 'it'} could never meet them.`,
 };
@@ -290,7 +290,7 @@ const REASONS_ZH: Record<ReasonCode, (v: V) => string> = {
   'failed-later': (v) =>
     `${z(v.nodes)} 的失败比第一个节点晚了超过建链超时（${secsZh(v.limit)}${n(v.assumed) ? '，为默认值，推定：没有日志行打印它' : ''}）：它到达通信域太晚。`,
   'waits-for-rank': (v) =>
-    `${z(v.waiter)} 在等待 rank ${z(v.rank)}，它运行在 ${z(v.node)} 上${n(v.inferred) ? '（推断：没有日志写明它的 rank，而它是唯一可能持有该 rank 的节点）' : ''}：${z(v.node)} 到达太晚。`,
+    `${z(v.waiter)} 在等待 rank ${z(v.rank)}，它运行在 ${z(v.node)} 上${n(v.inferred) === 2 ? `（由它的 group rank 推断，每个节点 ${z(v.nproc)} 个 worker）` : n(v.inferred) ? '（推断：没有日志写明它的 rank，而它是唯一可能持有该 rank 的节点）' : ''}：${z(v.node)} 到达太晚。`,
   'run-id-odd': (v) =>
     `${z(v.nodes)} 使用的 rendezvous id 是 ${z(v.id)}，而其他节点使用 ${z(v.others)}：它们永远无法会合。`,
 };

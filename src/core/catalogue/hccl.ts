@@ -116,6 +116,31 @@ export const HCCL: CatalogueEntry[] = [
     source: 'HCCL transport setup',
   },
   {
+    // torch_npu loads HCCL's functions when a rank first needs a communicator (its first collective): an HCCL
+    // library older than torch_npu lacks the newer init calls, and every rank fails there alike.
+    id: 'hccl-init-function-missing',
+    kind: 'failure',
+    anchors: ['Failed to find function HcclCommInit'],
+    pattern: 'RuntimeError: Failed to find function (?<fn>HcclCommInit\\w{0,60})',
+    samples: ['[rank0]: RuntimeError: Failed to find function HcclCommInitRootInfoConfig'],
+    effects: { comm: 'hccl', stage: 'comm-init', role: 'primary', immediate: true },
+    versions: 'torch_npu 2.1–2.5 with an older CANN',
+    source: 'torch_npu (loads HCCL functions on first use); shape: excerpt set 12 (ms-swift on NPU)',
+  },
+  {
+    // HCCL's operator retry (HCCL_OP_RETRY_ENABLE) opens its own connection from each rank to the root's server
+    // while the communicator is set up; a port of its range taken by another process makes it fail at once.
+    id: 'hccl-op-retry-connect-failed',
+    kind: 'failure',
+    anchors: ['[OpRetryConnection][Init] Connect to server failed'],
+    pattern:
+      '\\[OpRetryConnection\\]\\[Init\\] Connect to server failed, serverIp_?\\[(?<ip>[^\\]]{1,64})\\] serverPort \\[(?<port>\\d{1,5})\\]',
+    samples: ['[OpRetryConnection][Init] Connect to server failed, serverIp_[10.72.14.5] serverPort [48000]'],
+    effects: { comm: 'hccl', stage: 'comm-init', role: 'primary', immediate: true },
+    versions: 'CANN 8.x (HCCL_OP_RETRY_ENABLE)',
+    source: 'HCCL op retry connection setup; shape: excerpt set 12 (a hiascend forum thread)',
+  },
+  {
     // The root of HCCL's rank-table exchange waited for every rank to connect.
     id: 'hccl-topo-server-timeout',
     kind: 'failure',
@@ -132,11 +157,13 @@ export const HCCL: CatalogueEntry[] = [
     id: 'hccl-topo-detect-error',
     kind: 'failure',
     anchors: ['TopoDetect ERROR occur'],
-    pattern: 'TopoDetect ERROR occur !{0,3} ?fault_type\\[\\d{1,4}\\], fault_info\\["(?<info>[^"]{0,300})"\\]',
+    pattern:
+      'TopoDetect ERROR occur !{0,3} ?fault_type\\[\\d{1,4}\\], fault_info\\["(?<info>(?:Failed to connect agent\\[(?<ranks>[\\d, ]{1,4000})\\])?[^"]{0,300})"\\]',
     samples: [
       '[ERROR] HCCL(38815,python):2025-11-04-03:15:47.615.877 [topoinfo_exchange_base.cc:119] [38815][Recv][ClusterInfoMsg] TopoDetect ERROR occur !!! fault_type[1], fault_info["Failed to connect agent[9,]"]',
     ],
-    effects: { comm: 'hccl', stage: 'comm-init', role: 'primary' },
+    // The ranks it names never reached the root's topology exchange: their node is who the world waited for.
+    effects: { comm: 'hccl', stage: 'comm-init', role: 'primary', absentRanksField: 'ranks' },
     versions: 'CANN 7.x–9.x',
     source: 'HCCL topoinfo_exchange_base.cc',
   },

@@ -2,6 +2,7 @@ import { effectsOf } from '../../catalogue';
 import type { ClockOffset, FailureStage, JobFacts, LogEvent, Reason } from '../../model';
 import { endpointHost, hostFromNodeId } from '../../identity';
 import { lastRound } from '../attempts';
+import { parseIntList } from '../facts';
 import { loopbackEndpoint, sameHost } from './address';
 import { isConnectFailure, type StageChoice } from './stage';
 import { CONNECT_STAGES, type NodeView } from './view';
@@ -33,6 +34,14 @@ function waitedRanks(keys: string): { key: string; rank: number; group: boolean 
     if (pg) out.push({ key, rank: Number(pg[1]), group: false });
   }
   return out;
+}
+
+/** The node whose group rank holds global rank `rank` when each node runs `nproc` workers, if only one does. */
+function byGroupRank(views: NodeView[], rank: number, nproc: number | null): NodeView | undefined {
+  if (!nproc || nproc < 1) return undefined;
+  const group = Math.floor(rank / nproc);
+  const owners = views.filter((w) => w.node.groupRank === group && w.node.globalRanks.length === 0);
+  return owners.length === 1 ? owners[0] : undefined;
 }
 
 /** The node's last round shows it entered the rendezvous and never got past it. */
@@ -294,6 +303,28 @@ export function findCulprits(x: CulpritInput): Culprits {
       late.add(owner.node.id);
       const inferred = known ? 0 : 1;
       reasons.push({ code: 'waits-for-rank', values: { waiter: v.node.id, rank, node: owner.node.id, inferred } });
+    }
+
+  // 2d. A communicator root that lists the ranks that never connected: the node holding them. Without a rank
+  // list of its own, a node's ranks follow from its group rank when every node runs the same number of
+  // workers (a static launch: group rank × nproc_per_node …) — an inference, and said so.
+  for (const v of views)
+    for (const e of v.events) {
+      const field = effectsOf(e.id).absentRanksField;
+      if (!field || e.stage !== stage) continue;
+      for (const rank of parseIntList(e.fields[field])) {
+        const known = views.find((w) => w.node.globalRanks.includes(rank));
+        const owner = known ?? byGroupRank(views, rank, x.facts.nprocPerNode);
+        if (!owner || owner === v || named.has(owner.node.id)) continue;
+        named.add(owner.node.id);
+        late.add(owner.node.id);
+        reasons.push({
+          code: 'waits-for-rank',
+          values: known
+            ? { waiter: v.node.id, rank, node: owner.node.id, inferred: 0 }
+            : { waiter: v.node.id, rank, node: owner.node.id, inferred: 2, nproc: x.facts.nprocPerNode! },
+        });
+      }
     }
 
   // 2c. Nodes that only found the rendezvous closed came after the round formed without them — when the logs
