@@ -247,8 +247,9 @@ export const AGENT: CatalogueEntry[] = [
     id: 'child-failed',
     kind: 'failure',
     anchors: ['ChildFailedError'],
-    // A paste whose newlines collapsed runs the banner's `====` on after it.
-    pattern: '(?:^|[\\s.:])ChildFailedError:?\\s*(?:$|={8})',
+    // A paste whose newlines collapsed runs the banner's `====` on after it, and the block's fields with it:
+    // the first `host : ` of the block names the node (every failure it lists is one of its workers).
+    pattern: '(?:^|[\\s.:])ChildFailedError:?\\s*(?:$|={8}(?:.*?\\shost {1,8}: (?<host>[\\w.-]{1,200}))?)',
     samples: [
       'torch.distributed.elastic.multiprocessing.errors.ChildFailedError: ',
       'line 268, in launch_agent raise ChildFailedError( torch.distributed.elastic.multiprocessing.errors.ChildFailedError: ============================================================',
@@ -266,9 +267,26 @@ export const AGENT: CatalogueEntry[] = [
   {
     id: 'child-failed-field',
     kind: 'field',
-    anchors: ['time      : ', 'host      : ', 'rank      : ', 'exitcode  : ', 'error_file: '],
+    // Also with the runs of blanks collapsed to one, as a web page shows the block (a paste site, a rendered
+    // comment): `host : ip-172-31-44-19`.
+    anchors: [
+      'time      : ',
+      'host      : ',
+      'rank      : ',
+      'exitcode  : ',
+      'error_file: ',
+      'time : ',
+      'host : ',
+      'rank : ',
+      'exitcode : ',
+    ],
     pattern: '^\\s*(?<key>time|host|rank|exitcode|error_file) {0,8}: (?<val>.*)$',
-    samples: ['  time      : 2026-11-29_18:40:42', '  host      : node0', 'exitcode  : 1 (pid: 2231)'],
+    samples: [
+      '  time      : 2026-11-29_18:40:42',
+      '  host      : node0',
+      'exitcode  : 1 (pid: 2231)',
+      'host : ip-172-31-44-19.us-west-2.compute.internal',
+    ],
     blockOf: 'child-failed',
     maxDistance: 120,
     versions: '1.13–2.6',

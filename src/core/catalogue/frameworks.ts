@@ -130,6 +130,17 @@ export const FRAMEWORKS: CatalogueEntry[] = [
     source: 'fairseq/distributed/utils.py distributed_init; shape: facebookresearch/fairseq#4082',
   },
   {
+    // fairseq's distributed_init once init_process_group returned: the rank's process group is up, on that host.
+    id: 'fairseq-distributed-initialized',
+    kind: 'info',
+    anchors: ['initialized host '],
+    pattern: 'initialized host (?<host>[\\w.-]{1,200}) as rank (?<rank>\\d{1,7})$',
+    samples: ['2021-08-09 23:23:52 | INFO | fairseq.distributed.utils | initialized host nlp-a100-3 as rank 6'],
+    effects: { identity: [{ kind: 'hostname', field: 'host', onlyIfSole: true }] },
+    versions: 'fairseq ≥ 0.10 (fairseq/distributed/utils.py distributed_init)',
+    source: 'fairseq/distributed/utils.py distributed_init; shape: excerpt set 11 (fairseq spawn launcher, torch 1.9)',
+  },
+  {
     id: 'deepspeed-launch',
     kind: 'launch',
     anchors: ['WORLD INFO DICT:', 'num_local_procs='],
@@ -143,6 +154,21 @@ export const FRAMEWORKS: CatalogueEntry[] = [
     versions: 'DeepSpeed launcher (deepspeed.launcher.launch)',
     source:
       'deepspeed/launcher/launch.py main; shapes: huggingface/transformers#22363 (pdsh-labelled), deepspeedai/DeepSpeed#3318',
+  },
+  {
+    // DeepSpeed's per-node launcher (deepspeed.launcher.launch) reporting that one of its worker processes exited
+    // non-zero, after killing the others: what torchrun's `failed (exitcode: N) local_rank: …` says.
+    id: 'deepspeed-worker-exit',
+    kind: 'error',
+    anchors: ['exits with return code = '],
+    pattern:
+      "(?<cmd>\\['.{1,4000}\\]) exits with return code = (?<exitcode>-?\\d{1,4})",
+    samples: [
+      "10.31.6.41: [2023-07-28 10:15:12,900] [ERROR] [launch.py:321:sigkill_handler] ['/usr/bin/python3', '-u', 'train.py', '--local_rank=1', '--deepspeed', 'ds_config.json'] exits with return code = 1",
+    ],
+    effects: { stage: 'worker-error', role: 'consequence', tornDown: true, reportsWorkerExit: true },
+    versions: 'DeepSpeed launcher (deepspeed.launcher.launch)',
+    source: 'deepspeed/launcher/launch.py sigkill_handler; shapes: excerpt sets 6–11 (pdsh-labelled DeepSpeed runs)',
   },
   {
     // `accelerate test` ends its distributed self-test (RNG sync, dataloaders, training across the processes)
