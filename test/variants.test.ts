@@ -1,7 +1,9 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { noteText } from '../src/core/notesText';
 import { diagnose } from '../src/core/index';
-import { analyseTexts, corpusText, mapLines, toBracket21 } from './helpers';
+import { CAPTURED, analyseTexts, corpusText, filesUnder, mapLines, toBracket21 } from './helpers';
 
 // The shapes real posted logs take (../shared/docs/real-world-variants.md), made from real corpus logs by
 // the transformation each shape describes: collectors in another zone, pdsh and Slurm interleaving,
@@ -97,6 +99,31 @@ describe('real-world variants of real logs', () => {
     expect(job.failure?.stage).toBe('rank-assignment');
     expect(job.failure?.reportedBy).toEqual(['node0', 'node1']);
     expect(job.failure?.timeoutSeconds).toBe(300);
+  });
+
+  it("a web page's paragraph (newlines and runs of blanks collapsed) still reads each message on its one line", () => {
+    // A hosted app's status panel or a rendered comment (excerpt set 12, a Hugging Face Space): the agent's
+    // `failed (exitcode: 1)`, its traceback and the ChildFailedError block, all on one line.
+    const dir = path.join(CAPTURED, 'torch1.13-c10d-crash-before-pg-init');
+    const files = Object.fromEntries(
+      filesUnder(dir)
+        .filter((f) => f.endsWith('.log'))
+        .map((f) => [f, readFileSync(path.join(dir, f), 'utf8').replace(/host {6}: node0/g, 'host      : gpu-c03')]),
+    );
+    const bare = analyseTexts(files);
+    const node0 = files['node0.log']!;
+    const at = node0.indexOf('ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode');
+    expect(at).toBeGreaterThan(0);
+    const paragraph = node0.slice(at).replace(/\s+/g, ' ').trim();
+    const job = analyseTexts({ ...files, 'node0.log': `${node0.slice(0, at)}${paragraph}\n` });
+    const ids = (j: typeof job) => j.nodes.find((n) => n.hostname === 'gpu-c03')?.events.map((e) => e.id);
+    expect(ids(bare)).toContain('child-failed');
+    expect(ids(job)).toEqual(expect.arrayContaining(['worker-failed', 'child-failed']));
+    expect([job.verdict, job.failure?.stage, job.failure?.lateNodes]).toEqual([
+      bare.verdict,
+      bare.failure?.stage,
+      bare.failure?.lateNodes,
+    ]);
   });
 
   it('CRLF endings, right padding to 308 columns and blank lines between all lines change nothing', () => {

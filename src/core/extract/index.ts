@@ -18,7 +18,7 @@ import { AgentRoute, isAgentKey } from './agentRoute';
 import { splitAgentTurns } from './agentTurns';
 import { contentHints, identityValue } from './identity';
 import { everEnded, keepEvent, sawStage, settleKept } from './keep';
-import { firstEntry, firstEntryOf } from './match';
+import { firstEntry, firstEntryOf, leftmostEntry, type Hit } from './match';
 import { errorFileProblem, problemOf } from './problems';
 import { quotedLines } from './records';
 import { newStream, noteAgent, notePrefixHost, type StreamState } from './stream';
@@ -45,6 +45,10 @@ const HEAD_LINES = 40;
 const PID_MAX = 4_194_304;
 /** Reasons a stream is torch evidence, kept for the report (the first few are enough). */
 const MAX_EVIDENCE_REASONS = 4;
+/** Frames one line must hold to be a collapsed paste (a line of its own holds one frame at most). */
+const MIN_COLLAPSED_FRAMES = 2;
+/** Messages read from one collapsed line. */
+const MAX_COLLAPSED_MESSAGES = 16;
 /** Entries that head a block of field lines (the launch config, the rendezvous result). */
 const BLOCK_HEADS = new Set(CATALOGUE.flatMap((e) => (e.blockOf ? [e.blockOf] : [])));
 const UNTIL_LAUNCH = CATALOGUE.filter((e) => e.untilLaunch).map((e) => e.id);
@@ -229,10 +233,28 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
     if (s.frames.length && s.x.torchEvidence.length === 0 && torchFrames(s.frames))
       noteEvidence(s, `line ${l.line}: a traceback through torch.distributed`);
     if (s.richCall === l.line) noteEvidence(s, `line ${l.line}: a traceback stopped in a torch.distributed call`);
-    const hit = anchors
-      ? firstEntryOf(anchors.list, anchors.indices, p.msg, s.retired)
-      : firstEntry(text, p.msg, s.retired);
-    if (!hit) return;
+    // A paste whose newlines collapsed holds a traceback's frames and the messages around them on one line (an
+    // agent's `failed (exitcode: 1)`, the traceback, then the ChildFailedError block): each message is read in
+    // turn, the first in the text first, from where the one before it ended.
+    const collapsed = (added ?? 0) >= MIN_COLLAPSED_FRAMES;
+    let hit = collapsed
+      ? leftmostEntry(p.msg, s.retired)
+      : anchors
+        ? firstEntryOf(anchors.list, anchors.indices, p.msg, s.retired)
+        : firstEntry(text, p.msg, s.retired);
+    let part = { l, p };
+    for (let k = 0; hit !== null; k++) {
+      applyHit(s, part.l, part.p, hit);
+      if (!collapsed || k + 1 >= MAX_COLLAPSED_MESSAGES) break;
+      const msg = part.p.msg.slice(hit.end);
+      if (msg.trim() === '') break;
+      part = { l: { ...l, text: msg, anchors: [] }, p: { ...part.p, msg } };
+      hit = leftmostEntry(msg, s.retired);
+    }
+  };
+
+  /** What one matched message on a line does to its stream: an event, a block field, evidence, retired anchors. */
+  const applyHit = (s: StreamState, l: ScannedLine, p: ParsedLine, hit: Hit) => {
     const { entry, fields } = hit;
     if (p.format) {
       // Linux pids stay below 2^22; a larger glog id is a thread id, which 2.3–2.4 printed.

@@ -31,6 +31,8 @@ for (const c of MATCHABLE)
 export interface Hit {
   entry: CatalogueEntry;
   fields: Record<string, string>;
+  /** Where the match ended in the message (a collapsed line goes on with more messages after it). */
+  end: number;
 }
 
 /** The first entry (in catalogue order) whose anchor is on the line and whose pattern matches the message. */
@@ -40,6 +42,32 @@ export function firstEntry(text: string, msg: string, retired: ReadonlySet<strin
   const search = (ALL_SEARCH ??= anchorSearchFor(ALL_ANCHORS));
   const bytes = ENCODER.encode(text);
   return firstEntryOf(ALL_ANCHORS, search.collect(bytes, 0, bytes.length, []), msg, retired);
+}
+
+/**
+ * The first message in the text: for a collapsed line, whose messages are read one after another, not by
+ * which kind of message the catalogue tries first. Entries that read overlapping text (the exception catch-all
+ * and the ChildFailedError entry both read `…errors.ChildFailedError:`) go by catalogue order, specific first.
+ */
+export function leftmostEntry(msg: string, retired: ReadonlySet<string>): Hit | null {
+  const search = (ALL_SEARCH ??= anchorSearchFor(ALL_ANCHORS));
+  const bytes = ENCODER.encode(msg);
+  const seen = new Set<CompiledEntry>();
+  const found: { c: CompiledEntry; m: RegExpExecArray }[] = [];
+  for (const i of search.collect(bytes, 0, bytes.length, []))
+    for (const c of BY_ANCHOR.get(ALL_ANCHORS[i]!) ?? NO_ENTRIES) {
+      if (seen.has(c) || retired.has(c.entry.id)) continue;
+      seen.add(c);
+      const m = c.re.exec(msg);
+      if (m) found.push({ c, m });
+    }
+  if (found.length === 0) return null;
+  let first = found[0]!;
+  for (const f of found) if (f.m.index < first.m.index) first = f;
+  const firstEnd = first.m.index + first.m[0].length;
+  let best = first;
+  for (const f of found) if (f.m.index < firstEnd && f.c.order < best.c.order) best = f;
+  return { entry: best.c.entry, fields: groupsOf(best.m), end: best.m.index + best.m[0].length };
 }
 
 /** Every anchor of a matchable entry, once: the list `firstEntry` searches (no anchor is empty). */
@@ -75,7 +103,7 @@ export function firstEntryOf(
   for (const c of cands) {
     if (retired.has(c.entry.id)) continue;
     const m = c.re.exec(msg);
-    if (m) return { entry: c.entry, fields: groupsOf(m) };
+    if (m) return { entry: c.entry, fields: groupsOf(m), end: m.index + m[0].length };
   }
   return null;
 }
