@@ -119,6 +119,13 @@ describe('a label before every line of a node', () => {
       expect(reading(analyseTexts(curled))).toBe(want);
     });
 
+    // Relayed by a runner that labels its subprocess's streams (`accelerate test`: `stderr: ` / `stdout: `,
+    // the shape of excerpt set 11's accelerate thread), in front of whatever labels the lines already carry.
+    it(`${scenario}: relayed with a stream label`, () => {
+      expect(reading(analyseTexts(label(bare, (l, i) => (l ? `${i % 3 ? 'stderr' : 'stdout'}: ${l}` : l))))).toBe(want);
+      expect(reading(analyseTexts(label(bare, (l) => (l ? `[stderr] ${l}` : l))))).toBe(want);
+    });
+
     it(`${scenario}: grep -n over the node files`, () => {
       const job = analyseTexts(label(bare, (l, i, f) => `${path.basename(f)}:${i + 1}:${l}`));
       expect(reading(job)).toBe(want);

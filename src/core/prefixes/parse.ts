@@ -137,7 +137,19 @@ function learnIndent(line: string, wrappers: WrapperMemory): boolean {
   return true;
 }
 
+/**
+ * A relay's stream label before each line it passes on (`accelerate test` prints its subprocess's lines as
+ * `stderr: …` and `stdout: …`; other runners as `[stderr] …`): not a host, and whatever stands behind it
+ * (a Slurm task label, pdsh's host, PyTorch's format) counts as at the line's start.
+ */
+const STREAM_LABEL = /^(?:std(?:out|err): |\[std(?:out|err)\] )/;
+
 export function parsePrefixes(line: string, wrappers?: WrapperMemory): ParsedLine {
+  let relayed = false;
+  if ((line.charCodeAt(0) === 0x73 || line.charCodeAt(0) === 0x5b) && STREAM_LABEL.test(line)) {
+    line = line.replace(STREAM_LABEL, '');
+    relayed = true;
+  }
   if (wrappers) {
     line = wrappers.dedent(line);
     const c = line.charCodeAt(0);
@@ -145,6 +157,7 @@ export function parsePrefixes(line: string, wrappers?: WrapperMemory): ParsedLin
       line = wrappers.dedent(line);
   }
   const out = empty();
+  if (relayed) out.outer.push('stream-label');
   let rest = peelOuter(line, out, wrappers);
   let after = formatAtStart(rest, out);
   if (after !== null && STAMP_FORMATS.has(out.format!)) {
