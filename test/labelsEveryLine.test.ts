@@ -126,6 +126,13 @@ describe('a label before every line of a node', () => {
       expect(reading(analyseTexts(label(bare, (l) => (l ? `[stderr] ${l}` : l))))).toBe(want);
     });
 
+    // Copied from a paste site's numbered view (`  12. `, excerpt set 12's pastebin copy) or printed by
+    // `cat -n` (`    12<TAB>`): the number is the line's own, and what follows it counts at the line's start.
+    it(`${scenario}: numbered by a paste site or cat -n`, () => {
+      expect(reading(analyseTexts(label(bare, (l, i) => `${String(i + 1).padStart(3)}. ${l}`)))).toBe(want);
+      expect(reading(analyseTexts(label(bare, (l, i) => `${String(i + 1).padStart(6)}\t${l}`)))).toBe(want);
+    });
+
     it(`${scenario}: grep -n over the node files`, () => {
       const job = analyseTexts(label(bare, (l, i, f) => `${path.basename(f)}:${i + 1}:${l}`));
       expect(reading(job)).toBe(want);

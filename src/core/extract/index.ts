@@ -197,7 +197,9 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
   };
 
   const onLine = (scanned: ScannedLine) => {
-    const l = dewrap.joined > 0 ? { ...scanned, line: dewrap.physical(scanned.line) } : scanned;
+    const at = dewrap.joined > 0 ? { ...scanned, line: dewrap.physical(scanned.line) } : scanned;
+    const unnumbered = wrappers.unnumber(at.text, at.line);
+    const l = unnumbered === at.text ? at : { ...at, text: unnumbered };
     const searched = anchorList;
     const p = parsePrefixes(l.text, wrappers);
     const retiredBefore = anchorsRetired;

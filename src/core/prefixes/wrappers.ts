@@ -9,6 +9,14 @@ const MAX_SHAPES = 8;
 const MAX_LABELS = 4096;
 /** A wrapper this long is probably message text, not a label. */
 const MAX_WRAPPER_CHARS = 120;
+/**
+ * A line number in front: right-aligned digits, then `. ` (a paste site), a tab (`cat -n`, `nl`) or ` | `. Not
+ * `N: `, which is Slurm's task label (tasks 0, 1, 2 on lines 1, 2, 3 would read as numbers), nor a bare blank.
+ */
+const LINE_NUMBER = /^ {0,8}(\d{1,7})(\. |\t| \| )/;
+/** Lines of the head in which numbering is learned, and the lines that must agree. */
+const NUMBERING_HEAD = 200;
+const NUMBERING_VOTES = 3;
 
 /** `trainer-7 | 2025-03-01 10:00:01 | ` → a regex where digit runs vary: `^trainer-\d+ \| \d+-\d+-\d+ …`. */
 export function shapeOf(wrapper: string): string | null {
@@ -51,6 +59,30 @@ export class WrapperMemory {
 
   dedent(line: string): string {
     return this.indent !== '' && line.startsWith(this.indent) ? line.slice(this.indent.length) : line;
+  }
+
+  /**
+   * A line number a viewer or `cat -n` put before every line (`  12. `, `    12\t`, `12 | `): learned once three
+   * lines of the head carry a number that is their own line number plus one same offset, with one separator;
+   * then removed wherever it is the line's own number, so labels and block fields count at the line's start.
+   */
+  private numbering: { offset: number; sep: string } | null = null;
+  private numberVotes: { offset: number; sep: string; n: number } | null = null;
+
+  unnumber(text: string, line: number): string {
+    const m = LINE_NUMBER.exec(text);
+    if (m === null) return text;
+    const offset = Number(m[1]) - line;
+    const sep = m[2]!;
+    const k = this.numbering;
+    if (k !== null) return k.offset === offset && k.sep === sep ? text.slice(m[0].length) : text;
+    if (line > NUMBERING_HEAD) return text;
+    const v = this.numberVotes;
+    if (v !== null && v.offset === offset && v.sep === sep) v.n++;
+    else this.numberVotes = { offset, sep, n: 1 };
+    if (this.numberVotes!.n < NUMBERING_VOTES) return text;
+    this.numbering = { offset, sep };
+    return text.slice(m[0].length);
   }
 
   // Labels of known rows seen in this file (outer.ts `continuation`), by row and key: `torchx\ntrainer/0`.
