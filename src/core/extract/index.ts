@@ -247,7 +247,7 @@ export function createExtractor(file: string, opts: ExtractorOptions = {}): Extr
     let part = { l, p };
     for (let k = 0; hit !== null; k++) {
       applyHit(s, part.l, part.p, hit);
-      if (!collapsed || k + 1 >= MAX_COLLAPSED_MESSAGES) break;
+      if (!collapsed || k + 1 >= MAX_COLLAPSED_MESSAGES || hit.end <= 0) break;
       const msg = part.p.msg.slice(hit.end);
       if (msg.trim() === '') break;
       part = { l: { ...l, text: msg, anchors: [] }, p: { ...part.p, msg } };
