@@ -159,13 +159,15 @@ export const LAUNCHER: CatalogueEntry[] = [
     kind: 'launch',
     anchors: ['--nnodes', '--nproc_per_node', '--nproc-per-node'],
     pattern:
-      '^(?=.*?(?:--nnodes[= ]|--standalone\\b))(?=.*?--(?:rdzv[_-]backend|nproc[_-]per[_-]node|master[_-]addr|node[_-]rank)[= ])(?<args>.*)$',
+      '^(?=.*?(?:--nnodes[= ]|--standalone\\b|(?:torchrun|torch\\.distributed\\.(?:run|launch)) (?:.*? )?--nproc[_-]per[_-]node[= ]))(?=.*?--(?:rdzv[_-]backend|nproc[_-]per[_-]node|master[_-]addr|node[_-]rank)[= ])(?<args>.*)$',
     samples: [
       // hpcaitech/Open-Sora issue 667: a one-node launch.
       'torchrun --standalone --nproc_per_node 2 scripts/train.py configs/stage2.py --data-path ./meta/clips.csv',
       // Shape of a Slurm batch script's xtrace (own values): `srun torchrun --nnodes … --rdzv-backend c10d …`.
       '+ srun torchrun --nnodes=4 --nproc-per-node=8 --rdzv-backend=c10d --rdzv-endpoint=gpu-a01:29500 --rdzv-id=7781 train.py',
       'torchrun --nnodes=2 --nproc_per_node=4 --node_rank=1 --master_addr=10.0.3.7 --master_port=29500 train.py --epochs 3',
+      // One machine through the 1.x launcher, no --nnodes (excerpt set 14).
+      'CUDA_VISIBLE_DEVICES="1,2" python -m torch.distributed.launch --nproc_per_node 2 tools/train_net.py --config-file configs/e2e.yaml',
     ],
     effects: {
       facts: { launchArgs: 'args' },
@@ -243,6 +245,26 @@ export const LAUNCHER: CatalogueEntry[] = [
     effects: { stage: 'other', role: 'primary', notTorchEvidence: true, neverLaunched: true },
     versions: 'any (OpenSSH, under pdsh or a launcher)',
     source: 'OpenSSH ssh(1); shape: a DeepSpeed runner over pdsh (excerpt set 6, deepspeed-pdsh-second-host-ssh-255)',
+  },
+  {
+    // torch.multiprocessing.spawn (the launcher of mp.spawn DDP scripts, detectron2, fairseq) reporting that one
+    // of its processes died: by a signal, an exit code, or an exception whose traceback follows.
+    id: 'spawn-process-failed',
+    kind: 'error',
+    anchors: ['terminated with signal ', 'terminated with exit code ', 'terminated with the following error'],
+    // Its own wording (`process N terminated …` in lowercase, `-- Process N terminated with the following
+    // error:`), not torch's test harness's `Process 0 terminated with exit code 10, terminating remaining…`.
+    pattern:
+      '(?:(?:^|[\\s:])process (?<proc>\\d{1,6}) terminated with (?:signal (?<sig>[A-Z]{3,10})|exit code (?<exitcode>-?\\d{1,4}))$|-- Process (?<failed>\\d{1,6}) terminated with the following error:)',
+    samples: [
+      'Exception: process 1 terminated with signal SIGABRT',
+      '-- Process 0 terminated with the following error:',
+      'torch.multiprocessing.spawn.ProcessExitedException: process 3 terminated with exit code 1',
+    ],
+    effects: { stage: 'worker-error', role: 'consequence', tornDown: true, reportsWorkerExit: true },
+    versions: '1.x–2.6 (torch/multiprocessing/spawn.py)',
+    source:
+      'torch/multiprocessing/spawn.py (ProcessContext.join); shapes: excerpt sets 11 and 14 (fairseq, detectron2)',
   },
   {
     // The node's job step never ran torchrun: the shell found no such command.

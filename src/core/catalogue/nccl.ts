@@ -123,6 +123,23 @@ export const NCCL: CatalogueEntry[] = [
     source: 'torch/csrc/distributed/c10d/NCCLUtils.hpp (C10D_NCCL_CHECK)',
   },
   {
+    // The watchdog thread checks each collective's CUDA events; a kernel that faulted on this rank's GPU (an
+    // illegal memory access, an ECC error) surfaces there first. Not a timeout: this rank's own GPU failed,
+    // and the others then waited for it.
+    id: 'nccl-watchdog-cuda-error',
+    kind: 'failure',
+    anchors: ['watchdog thread terminated with exception: CUDA error'],
+    pattern: 'watchdog thread terminated with exception: (?<err>CUDA error: [^.\\n]{1,200})',
+    samples: [
+      '[rank3]:[E1014 05:12:48.406119275 ProcessGroupNCCL.cpp:1515] [PG 0 (default_pg) Rank 3] Process group watchdog thread terminated with exception: CUDA error: an illegal memory access was encountered',
+      '[rank5]:[E ProcessGroupNCCL.cpp:1182] [Rank 5] NCCL watchdog thread terminated with exception: CUDA error: an illegal memory access was encountered',
+    ],
+    effects: { comm: 'nccl', stage: 'worker-error', role: 'primary', localFault: true },
+    versions: '2.0–2.6',
+    source:
+      'torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp (ncclCommWatchdog); shapes: excerpt set 14 (axolotl, a two-node GEMM test)',
+  },
+  {
     // NCCL's remote error (ncclRemoteError): a peer's process exited or its connection dropped. The rank did
     // not run out of a wait of its own; it failed because the peer went away, so a peer that crashed is the
     // cause, wherever this rank's untimed lines seem to place it.

@@ -100,4 +100,18 @@ export const PROCESS_GROUP: CatalogueEntry[] = [
     source:
       'torch/distributed/distributed_c10d.py (init_process_group, _get_default_group); shapes: huggingface/diffusers#2221, hpcaitech/ColossalAI#2872',
   },
+  {
+    // DistributedDataParallel's reducer found the previous iteration's gradient reduction unfinished: parameters
+    // that took no part in the loss. The worker's own error, once training iterates — not a startup stage.
+    id: 'ddp-unfinished-reduction',
+    kind: 'failure',
+    anchors: ['Expected to have finished reduction in the prior iteration'],
+    pattern: 'Expected to have finished reduction in the prior iteration before starting a new one',
+    samples: [
+      'RuntimeError: Expected to have finished reduction in the prior iteration before starting a new one. This error indicates that your module has parameters that were not used in producing loss.',
+    ],
+    effects: { stage: 'worker-error', role: 'primary', immediate: true },
+    versions: '1.x–2.6',
+    source: 'torch/csrc/distributed/c10d/reducer.cpp (Reducer::ensure_prior_reduction_finished); shape: excerpt set 14',
+  },
 ];

@@ -71,6 +71,22 @@ export const TRACEBACK: CatalogueEntry[] = [
     source: 'Textualize/rich traceback rendering',
   },
   {
+    // A CUDA call that failed in a worker (a kernel's illegal memory access, the GPU out of memory): the worker
+    // died on its own GPU's error wherever it was — that node is the cause of what the others then waited for.
+    id: 'cuda-error',
+    kind: 'failure',
+    anchors: ['Error: CUDA error: ', 'Error: CUDA out of memory'],
+    pattern:
+      '(?:^|[\\s:>|\\]])(?<exc>(?:[A-Za-z_]\\w{0,60}\\.){0,4}(?:RuntimeError|OutOfMemoryError|AcceleratorError)): (?<err>CUDA (?:error: .{1,200}|out of memory\\..{0,300}))$',
+    samples: [
+      'RuntimeError: CUDA error: an illegal memory access was encountered',
+      'torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 3; 79.15 GiB total capacity; 76.02 GiB already allocated)',
+    ],
+    effects: { stage: 'worker-error', role: 'primary', localFault: true, notTorchEvidence: true },
+    versions: 'PyTorch (c10/cuda, the CUDA caching allocator)',
+    source: 'c10/cuda/CUDAException.h (C10_CUDA_CHECK), c10/cuda/CUDACachingAllocator.cpp; shape: excerpt set 14',
+  },
+  {
     // Any other exception line at the end of a traceback (e.g. the Debian 1.13 `AttributeError` crash).
     id: 'python-exception',
     kind: 'failure',
