@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { endpointHost, hintsFromPath, hostFromNodeId } from '../src/core/identity';
+import { CAPTURED, analyseTexts } from './helpers';
 import { sentenceText } from '../src/i18n/sentence';
 
 // Node identity from the names real jobs give their files (../shared/docs/real-world-variants.md).
@@ -76,5 +79,27 @@ describe('identity from file and folder names', () => {
     expect(hostFromNodeId('gpu-a100-3.cluster.local_1_0')).toBe('gpu-a100-3.cluster.local');
     expect(endpointHost('node0:29400')).toBe('node0');
     expect(endpointHost('[::1]:29400')).toBe('::1');
+  });
+});
+
+describe('identity from a shell prompt', () => {
+  // A terminal pasted with its prompt (excerpt sets 11–13: `root@dgx-02:/ws# deepspeed …`, an Ascend
+  // server's `[root@npu-a02 llm-ft]# bash run.sh`): the prompt names the machine of the file's one stream.
+  const run = readFileSync(path.join(CAPTURED, 'torch2.6-static-host-late-fail', 'node1.log'), 'utf8');
+  const hostOf = (first: string) => analyseTexts({ 'machine1.log': `${first}\n${run}` }).nodes[0]!.hostname;
+
+  it('names the node by the machine in the prompt before a launcher or a script', () => {
+    expect(hostOf('root@gpu-n111:/data/train/Megatron-LM# bash gpt3.sh 0')).toBe('gpu-n111');
+    expect(hostOf('(venv) ml@trn-b07:~/job$ torchrun --nnodes=2 --nproc_per_node=8 --node_rank=1 train.py')).toBe(
+      'trn-b07',
+    );
+    expect(hostOf('[root@npu-a02 llm-ft]# python3 -m torch.distributed.run --nproc_per_node 8 train.py')).toBe(
+      'npu-a02',
+    );
+  });
+
+  it('reads no machine from an e-mail address or a prompt before another command', () => {
+    expect(hostOf('contact ml@trn-b07.example.org for access')).not.toBe('trn-b07.example.org');
+    expect(hostOf('root@gpu-n111:/data# ls -la')).not.toBe('gpu-n111');
   });
 });

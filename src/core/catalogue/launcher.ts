@@ -18,6 +18,24 @@ const LAUNCH_KEYS = [
   'metrics_cfg',
 ];
 
+/** A shell prompt as PS1 sets it (`(env) user@host:dir$ `, `[user@host dir]# `), naming the machine as `machine`. */
+const PROMPT =
+  '(?:\\([\\w.-]{1,60}\\) )?\\[?[\\w.-]{1,32}@(?<machine>[A-Za-z0-9][\\w.-]{0,62})[: ][^\\s$#\\]]{0,200}\\]?[$#] ';
+/** Commands whose prompt line is worth reading for the machine: launchers and the scripts that start them. */
+const PROMPT_COMMANDS = [
+  'torchrun',
+  'python',
+  'python3',
+  'deepspeed',
+  'accelerate',
+  'bash',
+  'sh',
+  'srun',
+  'llamafactory-cli',
+  'colossalai',
+  'swift',
+];
+
 export const LAUNCHER: CatalogueEntry[] = [
   {
     id: 'omp-banner',
@@ -159,19 +177,27 @@ export const LAUNCHER: CatalogueEntry[] = [
     kind: 'launch',
     anchors: ['--nnodes', '--nproc_per_node', '--nproc-per-node'],
     pattern:
-      '^(?=.*?(?:--nnodes[= ]|--standalone\\b|(?:torchrun|torch\\.distributed\\.(?:run|launch)) (?:.*? )?--nproc[_-]per[_-]node[= ]))(?=.*?--(?:rdzv[_-]backend|nproc[_-]per[_-]node|master[_-]addr|node[_-]rank)[= ])(?<args>.*)$',
+      '^(?=(?:' +
+      PROMPT +
+      ')?)(?=.*?(?:--nnodes[= ]|--standalone\\b|(?:torchrun|torch\\.distributed\\.(?:run|launch)) (?:.*? )?--nproc[_-]per[_-]node[= ]))(?=.*?--(?:rdzv[_-]backend|nproc[_-]per[_-]node|master[_-]addr|node[_-]rank)[= ])(?<args>.*)$',
     samples: [
       // hpcaitech/Open-Sora issue 667: a one-node launch.
       'torchrun --standalone --nproc_per_node 2 scripts/train.py configs/stage2.py --data-path ./meta/clips.csv',
       // Shape of a Slurm batch script's xtrace (own values): `srun torchrun --nnodes … --rdzv-backend c10d …`.
       '+ srun torchrun --nnodes=4 --nproc-per-node=8 --rdzv-backend=c10d --rdzv-endpoint=gpu-a01:29500 --rdzv-id=7781 train.py',
       'torchrun --nnodes=2 --nproc_per_node=4 --node_rank=1 --master_addr=10.0.3.7 --master_port=29500 train.py --epochs 3',
+      // Behind a shell prompt that names the machine (excerpt set 11, a 1.12 standalone run).
+      '(ldm) lab@ws-3090x2:~/proj/vqgan$ torchrun --standalone --nnodes=1 --nproc_per_node=2 train.py --local_rank 0',
       // One machine through the 1.x launcher, no --nnodes (excerpt set 14).
       'CUDA_VISIBLE_DEVICES="1,2" python -m torch.distributed.launch --nproc_per_node 2 tools/train_net.py --config-file configs/e2e.yaml',
     ],
     effects: {
       facts: { launchArgs: 'args' },
-      identity: [{ kind: 'node-rank', field: 'args', read: 'node-rank-flag' }],
+      // A prompt in front names the machine (as `shell-prompt-command` does for other commands).
+      identity: [
+        { kind: 'node-rank', field: 'args', read: 'node-rank-flag' },
+        { kind: 'hostname', field: 'machine', onlyIfSole: true },
+      ],
     },
     versions: 'any (the job script echoes or traces the command)',
     source: 'the job script; flags from torch/distributed/run.py',
@@ -276,6 +302,25 @@ export const LAUNCHER: CatalogueEntry[] = [
     effects: { stage: 'other', role: 'primary', notTorchEvidence: true, neverLaunched: true },
     versions: 'any (the job script)',
     source: 'the shell; shape from a grep over Slurm node logs (excerpt grep-prefix-across-node-files)',
+  },
+  {
+    // A terminal copied with its prompt (`root@dgx-02:/ws# deepspeed …`, `(env) lab@ws-3090x2:~/proj$ torchrun …`,
+    // `[ml@gpu-b07 train]$ bash run.sh`): the prompt names the machine the command ran on. Its field is
+    // `machine`, not `host`: a failure's `host` field names the store host it tried to reach.
+    id: 'shell-prompt-command',
+    kind: 'info',
+    anchors: PROMPT_COMMANDS.flatMap((c) => [`$ ${c}`, `# ${c}`]),
+    pattern: `^${PROMPT}(?<cmd>(?:${PROMPT_COMMANDS.join('|')})\\b.{0,2000})$`,
+    samples: [
+      'root@dgx-02:/ws# deepspeed --no_ssh --node_rank=1 --num_nodes=2 --num_gpus=8 --master_addr=10.0.0.51 train.py',
+      '(ldm) lab@ws-3090x2:~/proj/vqgan$ python3 tools/train_net.py --num-gpus 2',
+      '[root@npu-a02 llm-ft]# bash run_ft_node1.sh',
+    ],
+    effects: { notTorchEvidence: true, identity: [{ kind: 'hostname', field: 'machine', onlyIfSole: true }] },
+    once: true,
+    versions: 'any (bash/zsh prompts as PS1 sets them: user@host:dir$, [user@host dir]$)',
+    source:
+      'shell prompts in pasted terminals; shapes: excerpt sets 11–13 (a 1.12 standalone run, Ascend and DGX consoles)',
   },
   {
     // A GitHub Actions job log names the self-hosted runner's machine in its "Set up job" step.
