@@ -1,6 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { endpointHost } from '../src/core/identity';
 import type { FailureStage, JobModel, Verdict } from '../src/core/model';
 import { analyseTexts } from './helpers';
 
@@ -42,7 +43,11 @@ function read(dir: string): Record<string, string | Uint8Array> {
 /** The names a node goes by: its id, hostname, and its file stems (excerpts name culprits by either). */
 function namesOf(job: JobModel, id: string): string[] {
   const n = job.nodes.find((x) => x.id === id)!;
-  return [n.id, n.hostname ?? '', ...n.files.map((f) => path.basename(f).replace(/\.[^.]+$/, ''))].filter(Boolean);
+  // The store host also goes by the address the others connected to (`master_addr`, the c10d endpoint).
+  const endpoint = n.isStoreHost && job.job.rdzvEndpoint ? endpointHost(job.job.rdzvEndpoint) : '';
+  return [n.id, n.hostname ?? '', endpoint, ...n.files.map((f) => path.basename(f).replace(/\.[^.]+$/, ''))].filter(
+    Boolean,
+  );
 }
 
 const dirs = readdirSync(EXCERPTS, { withFileTypes: true })
