@@ -29,6 +29,28 @@ function workersOwn(pick: LogEvent, live: LogEvent[]): LogEvent {
   return reported ? { ...pick, stage: userStage } : pick;
 }
 
+/**
+ * An agent whose own worker failed first (a segfault, an exception: not the watchdog's SIGABRT, not the
+ * agent's own SIGTERM) waits at the exit barrier for the other agents and times out there: its failure is the
+ * worker's, the exit barrier its consequence.
+ */
+function workerFailedFirst(pick: LogEvent, live: LogEvent[]): LogEvent | null {
+  if (pick.stage !== 'exit-barrier') return null;
+  const watchdog = live.some((e) => e.file === pick.file && e.line < pick.line && e.stage === 'collective-timeout');
+  return (
+    live.find(
+      (e) =>
+        e.file === pick.file &&
+        e.line < pick.line &&
+        e.stage === 'worker-error' &&
+        effectsOf(e.id).reportsWorkerExit === true &&
+        e.fields.exitcode !== undefined &&
+        !/^-(?:15|2)$/.test(e.fields.exitcode.trim()) &&
+        !(watchdog && e.fields.exitcode.trim() === '-6'),
+    ) ?? null
+  );
+}
+
 export function nodeFailure(events: LogEvent[]): LogEvent | null {
   const last = lastRound(events);
   // A log that ends right after a restart shows no outcome of the new round: the failure that caused the
@@ -52,7 +74,7 @@ export function nodeFailure(events: LogEvent[]): LogEvent | null {
 
   const prim = live.filter((e) => isFailureSignal(e) && e.role === 'primary');
   const pick = (prim.some(specific) ? prim.filter(specific) : prim).at(-1);
-  if (pick) return workersOwn(pick, live);
+  if (pick) return workerFailedFirst(pick, live) ?? workersOwn(pick, live);
   // Only consequences: failure-kind ones and signs of being torn down — not benign errors such as a quick
   // exit-barrier race or a reset connection at the end of a healthy run.
   // A store lost while the frames show the node waiting in a startup stage is its host going away under it.
