@@ -16,7 +16,7 @@ import { withCurledQuotes } from './typographic';
 
 export type { CatalogueEntry, Effects, EntryKind, Role, StatedDuration, FactFields, IdentityField } from './types';
 export { PHASE_FRAMES, HELPER_FRAMES, KEY_STAGES, TORCH_DISTRIBUTED_PATH, frameIn } from './frames';
-export { RICH_CURRENT_PATTERN, RICH_FRAME_PATTERN } from './traceback';
+export { PYSPY_FRAME_PATTERN, PYSPY_THREAD_PATTERN, RICH_CURRENT_PATTERN, RICH_FRAME_PATTERN } from './traceback';
 
 // The message catalogue, in match order: a line belongs to the first entry whose anchor it holds and whose
 // pattern matches. Specific messages come before the generic ones that would also match their text (the

@@ -12,6 +12,12 @@ export const RICH_FRAME_PATTERN =
 /** The line a Rich box marks as the one running (`❱ 81 │ torch.distributed.barrier()`). */
 export const RICH_CURRENT_PATTERN = '❱ {0,4}\\d{1,9} │(?<code>.{1,400})│ {0,8}$';
 
+/** A py-spy dump's thread header: `Thread 31877 (active): "MainThread"`. */
+export const PYSPY_THREAD_PATTERN =
+  '^Thread (?:0x[0-9A-Fa-f]{4,16}|\\d{1,10}) \\((?:active|idle)(?:\\+gil)?\\)(?:: "[^"]{0,200}")?$';
+/** A py-spy frame: `    all_gather_object (torch/distributed/distributed_c10d.py:3036)`. */
+export const PYSPY_FRAME_PATTERN = '^ {2,8}(?<fn>[\\w<>.]{1,200}) \\((?<path>[^()\\s]{1,1000}):(?<lineno>\\d{1,9})\\)$';
+
 export const TRACEBACK: CatalogueEntry[] = [
   {
     id: 'torch-version-entry-point',
@@ -42,6 +48,27 @@ export const TRACEBACK: CatalogueEntry[] = [
     samples: ['Traceback (most recent call last):'],
     versions: 'Python',
     source: 'Python',
+  },
+  {
+    // A thread of a py-spy dump (`py-spy dump -p PID`, the usual look into a hung rank): its frames follow,
+    // innermost first, as `fn (path:line)`.
+    id: 'pyspy-thread',
+    kind: 'traceback',
+    anchors: [' (active): "', ' (idle): "', ' (active+gil): "'],
+    pattern: PYSPY_THREAD_PATTERN,
+    samples: ['Thread 31877 (active): "MainThread"', 'Thread 0x7F3A2C1B4740 (idle): "Thread-1"'],
+    versions: 'py-spy ≥ 0.3',
+    source: 'benfred/py-spy dump output; shape: excerpt set 15 (a two-node DeepEP hang)',
+  },
+  {
+    // A py-spy frame in torch.distributed (only these are looked at: they tell where the rank waits).
+    id: 'pyspy-frame',
+    kind: 'frame',
+    anchors: [' (torch/distributed/'],
+    pattern: PYSPY_FRAME_PATTERN,
+    samples: ['    all_gather_object (torch/distributed/distributed_c10d.py:3036)'],
+    versions: 'py-spy ≥ 0.3',
+    source: 'benfred/py-spy dump output; shape: excerpt set 15 (a two-node DeepEP hang)',
   },
   {
     id: 'traceback-frame',

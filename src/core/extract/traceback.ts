@@ -2,6 +2,8 @@ import {
   HELPER_FRAMES,
   KEY_STAGES,
   PHASE_FRAMES,
+  PYSPY_FRAME_PATTERN,
+  PYSPY_THREAD_PATTERN,
   RICH_CURRENT_PATTERN,
   RICH_FRAME_PATTERN,
   TORCH_DISTRIBUTED_PATH,
@@ -36,6 +38,9 @@ const DUMP_START = '(most recent call first)';
 /** The thread header itself: C++ backtraces (`Exception raised from recvBytes at … (most recent call first):`) say
  * the same words and are no dump. */
 const DUMP_THREAD = /(?:Current thread|Thread) 0x[0-9a-fA-F]{4,16} \(most recent call first\)/;
+/** py-spy's dump (`Thread 31877 (active): "MainThread"`, then `    fn (path:line)` innermost first). */
+const PYSPY_THREAD = new RegExp(PYSPY_THREAD_PATTERN);
+const PYSPY_FRAME = new RegExp(PYSPY_FRAME_PATTERN);
 const FRAME_RE = /File "(?<path>[^"]{1,1000})", line (?<lineno>\d{1,9}),? in (?<fn>[\w<>]{1,200})/g;
 const KEY_STAGE_RES = KEY_STAGES.map((k) => ({ re: new RegExp(k.re), stage: k.stage }));
 const effectsOf = (e: LogEvent) => effectsOfId(e.id);
@@ -97,6 +102,20 @@ export function readTraceback(s: StreamState, line: number, text: string): numbe
     closeDump(s);
     startTraceback(s, line, true);
     return 0;
+  }
+  if (text.includes('Thread ') && PYSPY_THREAD.test(text.trim())) {
+    // Each thread of a dump is a list of its own, as in faulthandler's.
+    closeDump(s);
+    startTraceback(s, line, true);
+    return 0;
+  }
+  if (s.dump && s.tracebackOpen && text.includes(' (')) {
+    const m = PYSPY_FRAME.exec(text);
+    if (m) {
+      addFrame(s, { fn: m.groups!.fn!, path: m.groups!.path! });
+      s.frameLine = line;
+      return 1;
+    }
   }
   if (text.includes('│ ')) {
     if (!readRichFrame(s, line, text)) return 0;
