@@ -64,7 +64,8 @@ export class WrapperMemory {
   /**
    * A line number a viewer or `cat -n` put before every line (`  12. `, `    12\t`, `12 | `): learned once three
    * lines of the head carry a number that is their own line number plus one same offset, with one separator;
-   * then removed wherever it is the line's own number, so labels and block fields count at the line's start.
+   * then removed wherever it is the line's own number, so labels and block fields count at the line's start
+   * (the two lines it was learned from keep theirs: a launch command, a banner).
    */
   private numbering: { offset: number; sep: string } | null = null;
   private numberVotes: { offset: number; sep: string; n: number } | null = null;

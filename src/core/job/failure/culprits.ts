@@ -305,7 +305,7 @@ export function findCulprits(x: CulpritInput): Culprits {
       reasons.push({ code: 'waits-for-rank', values: { waiter: v.node.id, rank, node: owner.node.id, inferred } });
     }
 
-  // 2d. A communicator root that lists the ranks that never connected: the node holding them. Without a rank
+  // 2b'. A communicator root that lists the ranks that never connected: the node holding them. Without a rank
   // list of its own, a node's ranks follow from its group rank when every node runs the same number of
   // workers (a static launch: group rank × nproc_per_node …) — an inference, and said so.
   for (const v of views)
