@@ -224,3 +224,29 @@ describe('a missing node named by its siblings', () => {
     expect(job.missingNodes).toEqual(['group_rank 3']);
   });
 });
+
+describe('a log that ends in trouble after its progress', () => {
+  // The real 2.6 healthy run (every node steps, the agents exit), then one node's NCCL proxy losing its peer
+  // after a later step and the log stopping there (NCCL's WARN shape as in excerpt set 13's flannel pods).
+  const sc = 'torch2.6-s8_static_healthy_default_loglevel';
+  const dir = path.join(__dirname, 'fixtures', 'corpus', sc);
+  const files = Object.fromEntries(
+    [0, 1, 2, 3].map((i) => [`node${i}.log`, readFileSync(path.join(dir, `node${i}.log`), 'utf8')]),
+  );
+
+  it('is healthy as captured, quick exit-barrier race and all', () => {
+    expect(analyseTexts(files).verdict).toBe('healthy');
+  });
+
+  it('is incomplete when a node stops on errors after its last step', () => {
+    const node1 = files['node1.log']!.split('\n');
+    const step = node1.findIndex((l) => l.includes('step 1:'));
+    const cut = [
+      ...node1.slice(0, step + 1),
+      'node1:6125:6190 [0] include/socket.h:398 NCCL WARN Call to recv failed : Connection reset by peer',
+      'node1:6125:6190 [0] transport.cu:153 NCCL WARN transport.cu:153 -> 2 [Proxy thread error]',
+      '',
+    ].join('\n');
+    expect(analyseTexts({ ...files, 'node1.log': cut }).verdict).toBe('incomplete');
+  });
+});

@@ -31,10 +31,29 @@ export function verdictOf(
   const progressed = nodes.some((n) => n.events.some((e) => PROGRESS_KINDS.has(e.kind)));
   // A formed world smaller than the job's minimum did not let it start.
   if (world.formed && minNodes !== null && world.formed.nodes < minNodes) return 'incomplete';
+  // A log that ends on errors after its progress (a connection reset under NCCL's proxy, then nothing) shows
+  // trouble and no outcome: never healthy.
+  if (progressed && nodes.some(endsInTrouble)) return 'incomplete';
   if (world.formed && progressed) return 'healthy';
   // A training step is proof of its own: init_process_group returns only when every rank of the world has
   // joined, and a step's collectives ran across all of them — so the logs that are missing do not demote it.
   if (nodes.some((n) => n.events.some((e) => e.kind === 'first-step'))) return 'healthy';
   if (missingCount > 0) return 'incomplete';
   return progressed ? 'healthy' : 'incomplete';
+}
+
+/**
+ * The node's last progress (a step, the workers started) is followed by errors, and not by its exit. The exit
+ * barrier's errors are the end of a run (a peer's store gone as it finished), not trouble in it.
+ */
+function endsInTrouble(n: JobNode): boolean {
+  let lastProgress = -1;
+  n.events.forEach((e, i) => {
+    if (PROGRESS_KINDS.has(e.kind)) lastProgress = i;
+  });
+  if (lastProgress < 0 || n.events[lastProgress]!.kind === 'exit') return false;
+  const after = n.events.slice(lastProgress + 1);
+  const trouble = (e: JobNode['events'][number]) =>
+    (e.kind === 'error' || e.kind === 'failure') && e.stage !== 'exit-barrier';
+  return after.some(trouble) && !after.some((e) => e.kind === 'exit');
 }
