@@ -21,8 +21,17 @@ const LAUNCH_KEYS = [
 /** A shell prompt as PS1 sets it (`(env) user@host:dir$ `, `[user@host dir]# `), naming the machine as `machine`. */
 const PROMPT =
   '(?:\\([\\w.-]{1,60}\\) )?\\[?[\\w.-]{1,32}@(?<machine>[A-Za-z0-9][\\w.-]{0,62})[: ][^\\s$#\\]]{0,200}\\]?[$#] ';
-/** Commands whose prompt line is worth reading for the machine: launchers and the scripts that start them. */
+/**
+ * Commands whose prompt line is worth reading for the machine: launchers, the scripts that start them, and the
+ * set-up a user types first on that machine (`export NCCL_…`, `cd`, an environment variable before the command).
+ */
 const PROMPT_COMMANDS = [
+  'export',
+  'cd',
+  'source',
+  'conda',
+  'CUDA_VISIBLE_DEVICES',
+  'ASCEND_RT_VISIBLE_DEVICES',
   'torchrun',
   'python',
   'python3',
@@ -315,6 +324,7 @@ export const LAUNCHER: CatalogueEntry[] = [
       'root@dgx-02:/ws# deepspeed --no_ssh --node_rank=1 --num_nodes=2 --num_gpus=8 --master_addr=10.0.0.51 train.py',
       '(ldm) lab@ws-3090x2:~/proj/vqgan$ python3 tools/train_net.py --num-gpus 2',
       '[root@npu-a02 llm-ft]# bash run_ft_node1.sh',
+      '(train) root@gpu-srv-b:~# export NCCL_P2P_LEVEL=NVL',
     ],
     effects: { notTorchEvidence: true, identity: [{ kind: 'hostname', field: 'machine', onlyIfSole: true }] },
     once: true,
