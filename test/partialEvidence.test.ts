@@ -250,3 +250,22 @@ describe('a log that ends in trouble after its progress', () => {
     expect(analyseTexts({ ...files, 'node1.log': cut }).verdict).toBe('incomplete');
   });
 });
+
+describe("the launcher's report after the agent finished", () => {
+  // The real 1.13 crash run, with the worker's own lines cut away (a paste of the agent's end only): the agent
+  // finishes its worker group as FAILED, passes the exit barrier, and torchrun raises ChildFailedError. That
+  // report comes after the finish by design and is the run's outcome.
+  const dir = path.join(__dirname, 'fixtures', 'captured', 'torch1.13-c10d-crash-before-pg-init');
+  const node0 = readFileSync(path.join(dir, 'node0.log'), 'utf8').split('\n');
+  const started = node0.findIndex((l) => l.includes('Starting worker group'));
+  const finished = node0.findIndex((l) => l.includes('Local worker group finished (WorkerState.FAILED)'));
+
+  it('is failed, not healthy', () => {
+    expect(started).toBeGreaterThan(0);
+    expect(finished).toBeGreaterThan(started);
+    const agentOnly = [...node0.slice(0, started + 1), ...node0.slice(finished)].join('\n');
+    const job = analyseTexts({ 'node0.log': agentOnly });
+    expect(job.verdict).toBe('failed');
+    expect(job.failure?.stage).toBe('worker-error');
+  });
+});

@@ -255,6 +255,7 @@ export const AGENT: CatalogueEntry[] = [
       'line 268, in launch_agent raise ChildFailedError( torch.distributed.elastic.multiprocessing.errors.ChildFailedError: ============================================================',
     ],
     effects: {
+      finalReport: true,
       stage: 'worker-error',
       role: 'consequence',
       timeField: 'time',

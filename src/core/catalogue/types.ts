@@ -130,6 +130,9 @@ export interface Effects {
   killedInStage?: boolean;
   /** The message says whose rank it waited for (ncclUniqueId comes from global rank 0). */
   waitsForGlobalRank?: number;
+  /** The launcher's report of how the run ended, printed once the agent is done (ChildFailedError): an outcome,
+   * never noise after the finish. */
+  finalReport?: boolean;
   /** The field listing the global ranks that never connected (HCCL's root: `Failed to connect agent[8,9,]`). */
   absentRanksField?: string;
   /** What the message shows of the store host: this node hosts it; this node reached it; lost it after reaching it. */

@@ -66,7 +66,9 @@ export function nodeFailure(events: LogEvent[]): LogEvent | null {
     if (effectsOf(e.id).store === 'reached' || effectsOf(e.id).store === 'lost')
       reachedUntil.set(e.file, Math.max(reachedUntil.get(e.file) ?? 0, e.line));
   }
-  const afterFinish = (e: LogEvent) => e.line > (finishedAt.get(e.file) ?? Infinity) && e.stage !== 'exit-barrier';
+  // (The launcher's own report of the outcome comes after the finish by design: ChildFailedError.)
+  const afterFinish = (e: LogEvent) =>
+    e.line > (finishedAt.get(e.file) ?? Infinity) && e.stage !== 'exit-barrier' && !effectsOf(e.id).finalReport;
   // The last line, per file, that shows the node reached the store: connect failures before it were recovered.
   const recovered = (e: LogEvent) =>
     e.stage !== undefined && CONNECT_STAGES.includes(e.stage) && (reachedUntil.get(e.file) ?? -1) > e.line;
