@@ -73,7 +73,8 @@ const NAME_RULES: NameRule[] = [
   },
 ];
 
-const GENERIC_STEMS = /^(?:stdout|stderr|out|err|log|logs|output|console|error|train|run|job|slurm|torchrun|plog|debug|device-\d{1,4}|\d+)$/i;
+const GENERIC_STEMS =
+  /^(?:stdout|stderr|out|err|log|logs|output|console|error|train|run|job|slurm|torchrun|plog|debug|device-\d{1,4}|\d+)$/i;
 /** Ascend's per-process logs (`plog-41207_20250912101912.log`, `device-3_20250912101913.log`) are named for a
  * process, not a node: the folder they were collected in names the node (`npu-a01/plog/plog-….log`). */
 const PROCESS_LOG = /^(?:plog|device)-\d{1,10}_\d{8,20}$/i;

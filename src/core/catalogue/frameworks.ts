@@ -161,8 +161,7 @@ export const FRAMEWORKS: CatalogueEntry[] = [
     id: 'deepspeed-worker-exit',
     kind: 'error',
     anchors: ['exits with return code = '],
-    pattern:
-      "(?<cmd>\\['.{1,4000}\\]) exits with return code = (?<exitcode>-?\\d{1,4})",
+    pattern: "(?<cmd>\\['.{1,4000}\\]) exits with return code = (?<exitcode>-?\\d{1,4})",
     samples: [
       "10.31.6.41: [2023-07-28 10:15:12,900] [ERROR] [launch.py:321:sigkill_handler] ['/usr/bin/python3', '-u', 'train.py', '--local_rank=1', '--deepspeed', 'ds_config.json'] exits with return code = 1",
     ],
