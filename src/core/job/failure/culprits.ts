@@ -353,13 +353,28 @@ export function findCulprits(x: CulpritInput): Culprits {
   // came late (CANN's own advice for EI0006 says the same). With only the default to go by, the reason says so.
   const connectLimit = x.statedLimitSeconds ?? x.assumedLimitSeconds;
   if (late.size === 0 && stage === 'comm-init' && connectLimit !== null) {
+    // Each failing node's first wait that ran out with a time of its own: the node's own failure, or the timed
+    // line of the same block above it (CANN's `EI0006: [PID: n] 2024-11-20-15:04:50…` before the untimed
+    // `Transport init error` the block ends with).
     const times = [...own.entries()]
       // Waits that ran out only: an error raised at once (HCCP not starting, a peer gone) waited for nobody.
       .filter(([, e]) => e.stage === 'comm-init' && !effectsOf(e.id).immediate)
-      .map(([id, e]) => ({ id, e, v: views.find((w) => w.node.id === id)! }))
-      // A failure placed only by the timed line above it happened then or later: it cannot say it came first.
-      .filter(({ e, v }) => !v.lowerBound(e))
-      .map(({ id, e, v }) => ({ id, t: v.timeOf(e) }))
+      .map(([id, e]) => {
+        const v = views.find((w) => w.node.id === id)!;
+        const t = [e, ...lastRound(v.events)]
+          .filter(
+            (y) =>
+              y.stage === 'comm-init' &&
+              y.role === 'primary' &&
+              y.file === e.file &&
+              !effectsOf(y.id).immediate &&
+              // A failure placed only by the timed line above it happened then or later: it cannot say it came first.
+              !v.lowerBound(y),
+          )
+          .map((y) => v.timeOf(y))
+          .filter((x): x is number => x !== null);
+        return { id, t: t.length ? Math.min(...t) : null };
+      })
       .filter((x): x is { id: string; t: number } => x.t !== null);
     if (times.length >= 2) {
       let t0 = Infinity;
