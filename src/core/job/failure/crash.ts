@@ -2,7 +2,7 @@ import { effectsOf } from '../../catalogue';
 import type { FailureStage, LogEvent } from '../../model';
 import { lastRound } from '../attempts';
 import { nodeFailure } from './own';
-import { WAIT_STAGES, type NodeView } from './view';
+import { WAIT_STAGES, abortedByWatchdog, type NodeView } from './view';
 
 // A worker that crashed with its own error (not a timeout) before the others' workers got through
 // init_process_group: they then wait for its ranks until their limit runs out. The crash is the cause; the
@@ -11,10 +11,6 @@ import { WAIT_STAGES, type NodeView } from './view';
 /** Stages in which a node waits for the ranks (or the agent) of another node: a crash there leaves them waiting
  * (a collective's watchdog too: its peer's ranks are gone, so the collective never completes). */
 const WORKER_WAITS: FailureStage[] = ['pg-init', 'comm-init', 'rank-assignment', 'exit-barrier', 'collective-timeout'];
-
-/** A worker killed by SIGABRT (exit code -6): what the NCCL/HCCL watchdog does to a process whose collective
- * timed out, so with a watchdog in the job it is the watchdog's consequence, not a crash of its own. */
-const abortedByWatchdog = (e: LogEvent) => e.fields.exitcode?.trim() === '-6' || /SIGABRT/.test(e.fields.sig ?? '');
 
 export interface Crash {
   crashers: string[];

@@ -1,7 +1,7 @@
 import { effectsOf } from '../../catalogue';
 import type { FailureStage, LogEvent } from '../../model';
 import { endsInRestart, lastRound } from '../attempts';
-import { CONNECT_STAGES, WAIT_STAGES, isFailureSignal } from './view';
+import { CONNECT_STAGES, WAIT_STAGES, abortedByWatchdog, isFailureSignal, stoppedFromOutside } from './view';
 
 // A node's own failure: the exception that ended its agent — its last primary signal, specific stages first.
 // Only the node's last rendezvous round counts (a failure its agent restarted from is the restart's story),
@@ -45,8 +45,8 @@ function workerFailedFirst(pick: LogEvent, live: LogEvent[]): LogEvent | null {
         e.stage === 'worker-error' &&
         effectsOf(e.id).reportsWorkerExit === true &&
         e.fields.exitcode !== undefined &&
-        !/^-(?:15|2)$/.test(e.fields.exitcode.trim()) &&
-        !(watchdog && e.fields.exitcode.trim() === '-6'),
+        !stoppedFromOutside(e) &&
+        !(watchdog && abortedByWatchdog(e)),
     ) ?? null
   );
 }

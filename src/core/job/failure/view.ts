@@ -33,3 +33,11 @@ export const CONNECT_STAGES: FailureStage[] = ['store-connect', 'rendezvous-conn
 export const WAIT_STAGES: FailureStage[] = ['rendezvous-timeout', 'rank-assignment', 'pg-init', 'comm-init'];
 
 export const isFailureSignal = (e: LogEvent) => (e.kind === 'failure' || e.kind === 'error') && e.stage !== undefined;
+
+/** A worker killed by SIGABRT (exit code -6): what the NCCL/HCCL watchdog does to a process whose collective
+ * timed out, so with a watchdog in the job it is the watchdog's consequence, not a crash of its own. */
+export const abortedByWatchdog = (e: LogEvent) =>
+  e.fields.exitcode?.trim() === '-6' || /SIGABRT/.test(e.fields.sig ?? '');
+
+/** A worker its own agent stopped (SIGTERM, -15) or the user interrupted (SIGINT, -2): not a failure of its own. */
+export const stoppedFromOutside = (e: LogEvent) => /^-(?:15|2)$/.test(e.fields.exitcode?.trim() ?? '');
