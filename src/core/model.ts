@@ -352,6 +352,8 @@ export interface JobFacts {
   torchInstall: TorchInstall | null;
   /** The agent shares its rendezvous TCPStore with the workers (`use_agent_store: True`, 2.5+), when printed. */
   agentStoreShared: boolean | null;
+  /** Timeouts the job set in its environment (`HCCL_CONNECT_TIMEOUT`), by variable, with the line that set each. */
+  envTimeouts: Record<string, { seconds: number; evidence: EvidenceLine }>;
 }
 
 /** pip (site-packages, a venv, a conda env), the distribution's package (/usr/lib/python3/dist-packages). */

@@ -190,7 +190,8 @@ export function limitsOf(
   const hccl = events.filter((e) => commOf(e) === 'hccl');
   if (hccl.length) {
     const hc = defOf('hccl_connect_timeout');
-    const stated = statedLimit(hccl, (e) => e.stage === 'comm-init');
+    // What a failure printed fired; else what the job exported (HCCL's errors print no value of their own).
+    const stated = statedLimit(hccl, (e) => e.stage === 'comm-init') ?? facts.envTimeouts?.HCCL_CONNECT_TIMEOUT;
     out.push({
       id: 'hccl-connect',
       seconds: stated?.seconds ?? hc.seconds,
@@ -203,11 +204,12 @@ export function limitsOf(
       sourcePath: hc.source_path,
     });
     const he = defOf('hccl_exec_timeout');
+    const exec = facts.envTimeouts?.HCCL_EXEC_TIMEOUT;
     out.push({
       id: 'hccl-exec',
-      seconds: he.seconds,
-      from: 'default',
-      evidence: null,
+      seconds: exec?.seconds ?? he.seconds,
+      from: exec ? 'logs' : 'default',
+      evidence: exec?.evidence ?? null,
       knob: 'export HCCL_EXEC_TIMEOUT=N',
       applies: true,
       clockStarts: 'workers-started',

@@ -153,6 +153,7 @@ export function stubJob(facts: Partial<JobFacts>): JobModel {
       worldNodes: null,
       torchInstall: null,
       agentStoreShared: null,
+      envTimeouts: {},
       ...facts,
     },
     missingNodes: [],

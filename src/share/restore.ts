@@ -138,6 +138,7 @@ export function restore(s: ShareSnapshot, lang: Lang = s.view.lang): Restored {
       // Links do not carry install paths; the advice that used one travels as its values.
       torchInstall: null,
       agentStoreShared: null,
+      envTimeouts: {},
     },
     missingNodes: [...s.missingNodes],
     missingCount: s.missingCount,

@@ -5,6 +5,26 @@ import type { CatalogueEntry } from './types';
 
 export const HCCL: CatalogueEntry[] = [
   {
+    // HCCL's timeouts as the job set them: a traced or echoed `export`, `env | grep HCCL`'s lines, Python's
+    // os.environ (an env prefix on the torchrun command line is that command's line, not this one). HCCL prints neither value when it gives up (EI0006's text only names the 120 s default), so
+    // this line is the only evidence of the limit in force.
+    id: 'hccl-timeout-env',
+    kind: 'info',
+    anchors: ['HCCL_CONNECT_TIMEOUT', 'HCCL_EXEC_TIMEOUT'],
+    pattern:
+      '(?<name>HCCL_(?:CONNECT|EXEC)_TIMEOUT)[\'"]?\\]?[ \\t]{0,3}[=:][ \\t]{0,3}[\'"]?(?<secs>\\d{1,7})(?![\\d.])',
+    samples: [
+      '+ export HCCL_CONNECT_TIMEOUT=600',
+      'export HCCL_EXEC_TIMEOUT=1800',
+      'HCCL_CONNECT_TIMEOUT=1200',
+      'os.environ["HCCL_CONNECT_TIMEOUT"] = "900"',
+    ],
+    effects: { facts: { envTimeoutName: 'name', envTimeoutSeconds: 'secs' } },
+    versions: 'CANN 5.x–9.x (HCCL_CONNECT_TIMEOUT, HCCL_EXEC_TIMEOUT)',
+    source:
+      'CANN environment variables (docs/pytorch-log-formats.md §6); set-up lines as traced by `bash -x` and echoed by launch scripts',
+  },
+  {
     id: 'hccl-link-timeout',
     kind: 'failure',
     anchors: ['wait socket establish timeout'],

@@ -42,6 +42,9 @@ export interface FactFields {
   torchPath?: string;
   /** `True`/`False`: the agent's store is shared with the workers. */
   agentStore?: string;
+  /** A timeout set in the environment (`export HCCL_CONNECT_TIMEOUT=600`): the variable's name and its seconds. */
+  envTimeoutName?: string;
+  envTimeoutSeconds?: string;
 }
 
 /** Identity a message carries in a field. */

@@ -1,6 +1,6 @@
 import { effectsOf } from '../catalogue';
 import type { JobFacts, LogEvent, TorchInstall } from '../model';
-import { MAX_COUNT, boundedCount } from '../numbers';
+import { MAX_COUNT, boundedCount, boundedSeconds } from '../numbers';
 
 // Job facts from what the logs printed — each catalogue entry declares which of its fields state which fact
 // (the launch-config block, a torchrun command, the rendezvous result, the console-script version) — and,
@@ -89,6 +89,7 @@ export function deriveFacts(events: LogEvent[], formats: Record<string, number>)
     worldNodes: null,
     torchInstall: null,
     agentStoreShared: null,
+    envTimeouts: {},
   };
   const setNum = (k: 'minNodes' | 'maxNodes' | 'nprocPerNode' | 'worldSize', v: string | null | undefined) => {
     if (facts[k] !== null || v === null || v === undefined) return;
@@ -133,6 +134,10 @@ export function deriveFacts(events: LogEvent[], formats: Record<string, number>)
     if (gws !== undefined) setNum('worldSize', String(gws));
     const shared = v(f.agentStore);
     if (shared === 'True' || shared === 'False') facts.agentStoreShared ??= shared === 'True';
+    const envName = v(f.envTimeoutName);
+    const envSecs = boundedSeconds(v(f.envTimeoutSeconds), 's');
+    if (envName && envSecs !== null && envSecs > 0)
+      facts.envTimeouts[envName] ??= { seconds: envSecs, evidence: { file: e.file, line: e.line, text: e.text } };
     const torchPath = v(f.torchPath);
     if (torchPath) facts.torchInstall ??= installOf(torchPath);
     const version = v(f.torchVersion) ?? e.fields.version2;
