@@ -81,17 +81,21 @@ const EN: Record<FindingCode, Text> = {
   },
   LATE_NODE: {
     title: (p) =>
-      Number(p.count) > 1
-        ? `${s(p.count)} nodes started late; the latest, ${s(p.node)}${p.lag !== null ? `, ${secs(p.lag)} after ${s(p.first)}` : ''}`
-        : p.lag !== null
-          ? `${s(p.node)} started ${secs(p.lag)} after ${s(p.first)}`
-          : `${s(p.node)} arrived late`,
+      p.commGap !== null && p.commGap !== undefined
+        ? `${s(p.node)} reached the communicator ${secs(p.commGap)} after ${s(p.commFirst)}`
+        : Number(p.count) > 1
+          ? `${s(p.count)} nodes started late; the latest, ${s(p.node)}${p.lag !== null ? `, ${secs(p.lag)} after ${s(p.first)}` : ''}`
+          : p.lag !== null
+            ? `${s(p.node)} started ${secs(p.lag)} after ${s(p.first)}`
+            : `${s(p.node)} arrived late`,
     detail: (p) =>
-      (Number(p.count) > 1
-        ? s(p.lateList)
-        : p.lag !== null
-          ? `${s(p.node)} launched torchrun ${secs(p.lag)} after the first node (${s(p.first)}).`
-          : `${s(p.node)} reached the rendezvous after the others had given up; its log carries no time, so its lag cannot be measured.`) +
+      (p.commGap !== null && p.commGap !== undefined
+        ? `${s(p.node)}'s communicator setup ran out ${secs(p.commGap)} after ${s(p.commFirst)}'s${p.lag !== null ? `, although it launched torchrun only ${secs(p.lag)} after the first node` : ''}: what it did between launch and the communicator (loading data or a model, a slow import) made it late. ${Number(p.count) > 1 ? s(p.lateList) : ''}`.trimEnd()
+        : Number(p.count) > 1
+          ? s(p.lateList)
+          : p.lag !== null
+            ? `${s(p.node)} launched torchrun ${secs(p.lag)} after the first node (${s(p.first)}).`
+            : `${s(p.node)} reached the rendezvous after the others had given up; its log carries no time, so its lag cannot be measured.`) +
       (p.clockOffset !== null
         ? ` Its clock reads ${secs(p.clockOffset)} away from the others at the rendezvous they all left together: its lag includes that offset; check its clock (chrony/NTP).`
         : '') +
@@ -243,17 +247,21 @@ const ZH: Record<FindingCode, Text> = {
   },
   LATE_NODE: {
     title: (p) =>
-      Number(p.count) > 1
-        ? `${s(p.count)} 个节点启动晚了；最晚的是 ${s(p.node)}${p.lag !== null ? `，比 ${s(p.first)} 晚 ${secsZh(p.lag)}` : ''}`
-        : p.lag !== null
-          ? `${s(p.node)} 比 ${s(p.first)} 晚启动 ${secsZh(p.lag)}`
-          : `${s(p.node)} 迟到`,
+      p.commGap !== null && p.commGap !== undefined
+        ? `${s(p.node)} 比 ${s(p.commFirst)} 晚 ${secsZh(p.commGap)} 到达通信域建链`
+        : Number(p.count) > 1
+          ? `${s(p.count)} 个节点启动晚了；最晚的是 ${s(p.node)}${p.lag !== null ? `，比 ${s(p.first)} 晚 ${secsZh(p.lag)}` : ''}`
+          : p.lag !== null
+            ? `${s(p.node)} 比 ${s(p.first)} 晚启动 ${secsZh(p.lag)}`
+            : `${s(p.node)} 迟到`,
     detail: (p) =>
-      (Number(p.count) > 1
-        ? s(p.lateList)
-        : p.lag !== null
-          ? `${s(p.node)} 的 torchrun 比第一个节点（${s(p.first)}）晚 ${secsZh(p.lag)} 启动。`
-          : `${s(p.node)} 在其他节点放弃之后才到达 rendezvous；它的日志没有时间戳，无法计算落后时间。`) +
+      (p.commGap !== null && p.commGap !== undefined
+        ? `${s(p.node)} 的通信域建链比 ${s(p.commFirst)} 晚 ${secsZh(p.commGap)} 超时${p.lag !== null ? `，而它的 torchrun 只比第一个节点晚 ${secsZh(p.lag)} 启动` : ''}：它在启动之后、建链之前所做的事（加载数据或模型、缓慢的 import）让它迟到了。${Number(p.count) > 1 ? s(p.lateList) : ''}`
+        : Number(p.count) > 1
+          ? s(p.lateList)
+          : p.lag !== null
+            ? `${s(p.node)} 的 torchrun 比第一个节点（${s(p.first)}）晚 ${secsZh(p.lag)} 启动。`
+            : `${s(p.node)} 在其他节点放弃之后才到达 rendezvous；它的日志没有时间戳，无法计算落后时间。`) +
       (p.clockOffset !== null
         ? `在所有节点同时离开的 rendezvous 时刻，它的时钟与其他节点相差 ${secsZh(p.clockOffset)}：它的落后时间包含这个偏差；请检查它的时钟（chrony/NTP）。`
         : '') +

@@ -24,6 +24,7 @@ export function lateNodeDrafts(c: Context): Draft[] {
   const offset = job.clockOffsets.find((o) => o.node === top.id && o.kind === 'clock' && !o.applied);
   const maxLag = top.lagSeconds ?? 0;
   const late: NodeLagged[] = worst.map((n) => ({ node: n.id, lagSeconds: n.lagSeconds }));
+  const comm = commGap(c, top.id);
   return [
     {
       code: 'LATE_NODE',
@@ -35,6 +36,8 @@ export function lateNodeDrafts(c: Context): Draft[] {
         worst: lateNodes.length > 1 ? worstText(late) : null,
         clockOffset: offset ? offset.offsetSeconds : null,
         first: c.first?.id ?? null,
+        // Only when that is what named it: links made before these keys existed read back the same.
+        ...(comm ? { commGap: comm.gap, commFirst: comm.first } : {}),
         victims: f && f.reportedBy.length ? f.reportedBy.join(', ') : null,
       },
       late,
@@ -46,6 +49,18 @@ export function lateNodeDrafts(c: Context): Draft[] {
       advice: worst.some((n) => c.prelaunchNodes.has(n.id)) ? [stageDataAdvice()] : [],
     },
   ];
+}
+
+/**
+ * The gap into the communicator when that is what named the node (`failed-later`): it launched with the others,
+ * so its launch lag (a few seconds) is not the lag that mattered — the minutes before its communicator were.
+ */
+function commGap(c: Context, node: string): { gap: number; first: string } | null {
+  const r = c.job.failure?.reasoning.find((x) => x.code === 'failed-later');
+  const { nodes, gap, first } = r?.values ?? {};
+  if (!Array.isArray(nodes) || !nodes.includes(node) || typeof gap !== 'number' || typeof first !== 'string')
+    return null;
+  return { gap, first };
 }
 
 /**

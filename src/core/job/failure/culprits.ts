@@ -379,11 +379,16 @@ export function findCulprits(x: CulpritInput): Culprits {
     if (times.length >= 2) {
       let t0 = Infinity;
       for (const { t } of times) t0 = Math.min(t0, t);
-      const later = times.filter(({ t }) => t - t0 > connectLimit * 1000).map(({ id }) => id);
+      const later = times.filter(({ t }) => t - t0 > connectLimit * 1000);
       if (later.length && later.length < times.length) {
-        for (const id of later) late.add(id);
+        for (const { id } of later) late.add(id);
         const assumed = x.statedLimitSeconds === null ? 1 : 0;
-        reasons.push({ code: 'failed-later', values: { nodes: later, limit: connectLimit, assumed } });
+        // The gap into the stage is the lag that mattered: such a node often launched with the others and then
+        // spent minutes (loading data, a model) before its communicator; its launch lag says nothing of that.
+        const first = times.find(({ t }) => t === t0)!.id;
+        const gap = Math.round((later.reduce((m, { t }) => Math.max(m, t), t0) - t0) / 100) / 10;
+        const nodes = later.map(({ id }) => id);
+        reasons.push({ code: 'failed-later', values: { nodes, limit: connectLimit, assumed, first, gap } });
       }
     }
   }
