@@ -58,3 +58,24 @@ describe('a node that reached the communicator late', () => {
     );
   });
 });
+
+describe('HCCL timeouts set on the launch command line', () => {
+  it('are read from the assignments before torchrun, not from its arguments', () => {
+    // The shape of a launch script's xtrace (own values); the EI0006 line as test/fixtures/excerpts prints it.
+    const job = analyseTexts({
+      'npu-a.log': [
+        '+ HCCL_CONNECT_TIMEOUT=1200 HCCL_EXEC_TIMEOUT=2400 torchrun --nnodes=2 --nproc_per_node=8 --node_rank=0 --master_addr=10.20.0.11 --master_port=29500 train.py --timeout 30',
+      ].join('\n'),
+    });
+    expect(job.job.envTimeouts.HCCL_CONNECT_TIMEOUT?.seconds).toBe(1200);
+    expect(job.job.envTimeouts.HCCL_EXEC_TIMEOUT?.seconds).toBe(2400);
+  });
+
+  it('reads nothing from a command that sets no timeout', () => {
+    const job = analyseTexts({
+      'npu-a.log':
+        '+ torchrun --nnodes=2 --nproc_per_node=8 --node_rank=0 --master_addr=10.20.0.11 --master_port=29500 train.py HCCL_CONNECT_TIMEOUT=5\n',
+    });
+    expect(job.job.envTimeouts).toEqual({});
+  });
+});

@@ -168,6 +168,9 @@ export function deriveFacts(events: LogEvent[], formats: Record<string, number>)
   return facts;
 }
 
+/** A timeout variable assigned before the command (`VAR=N cmd`), as the shell passes it to that command only. */
+const ENV_TIMEOUT_PREFIX = /(?:^|\s)(HCCL_(?:CONNECT|EXEC)_TIMEOUT)=['"]?(\d{1,7})['"]?(?=\s|$)/g;
+
 /** The launcher itself on a traced or echoed command line (torchrun, `python -m torch.distributed.run|launch`). */
 const TORCHRUN_COMMAND = /(?:^|[\s/])(?:torchrun|torch\.distributed\.(?:run|launch))(?:\s|$)/;
 
@@ -191,6 +194,13 @@ function readLaunchArgs(
     setNum('maxNodes', hi ?? lo);
   }
   setNum('nprocPerNode', cmdArg(a, 'nproc_per_node'));
+  // `HCCL_CONNECT_TIMEOUT=1200 torchrun …`: the environment the command line itself sets for the launch.
+  const launcher = a.search(TORCHRUN_COMMAND);
+  for (const m of (launcher > 0 ? a.slice(0, launcher) : '').matchAll(ENV_TIMEOUT_PREFIX)) {
+    const secs = boundedSeconds(m[2], 's');
+    if (secs !== null && secs > 0)
+      facts.envTimeouts[m[1]!] ??= { seconds: secs, evidence: { file: e.file, line: e.line, text: e.text } };
+  }
   const conf = cmdArg(a, 'rdzv_conf');
   if (conf) {
     for (const [k, v] of Object.entries(parseRdzvConf(conf))) confs[k] ??= v;
