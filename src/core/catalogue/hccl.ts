@@ -6,8 +6,9 @@ import type { CatalogueEntry } from './types';
 export const HCCL: CatalogueEntry[] = [
   {
     // HCCL's timeouts as the job set them: a traced or echoed `export`, `env | grep HCCL`'s lines, Python's
-    // os.environ (an env prefix on the torchrun command line is read with that command, in job/facts.ts). HCCL prints neither value when it gives up (EI0006's text only names the 120 s default), so
-    // this line is the only evidence of the limit in force.
+    // os.environ (an env prefix on the torchrun command line is read with that command, in job/facts.ts).
+    // HCCL prints neither value when it gives up (EI0006's text names only the 120 s default), so this line is
+    // the only evidence of the limit in force.
     id: 'hccl-timeout-env',
     kind: 'info',
     anchors: ['HCCL_CONNECT_TIMEOUT', 'HCCL_EXEC_TIMEOUT'],
