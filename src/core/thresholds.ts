@@ -191,7 +191,7 @@ export function limitsOf(
   if (hccl.length) {
     const hc = defOf('hccl_connect_timeout');
     // What a failure printed fired; else what the job exported (HCCL's errors print no value of their own).
-    const stated = statedLimit(hccl, (e) => e.stage === 'comm-init') ?? facts.envTimeouts?.HCCL_CONNECT_TIMEOUT;
+    const stated = statedLimit(hccl, (e) => e.stage === 'comm-init') ?? facts.envTimeouts.HCCL_CONNECT_TIMEOUT;
     out.push({
       id: 'hccl-connect',
       seconds: stated?.seconds ?? hc.seconds,
@@ -204,7 +204,7 @@ export function limitsOf(
       sourcePath: hc.source_path,
     });
     const he = defOf('hccl_exec_timeout');
-    const exec = facts.envTimeouts?.HCCL_EXEC_TIMEOUT;
+    const exec = facts.envTimeouts.HCCL_EXEC_TIMEOUT;
     out.push({
       id: 'hccl-exec',
       seconds: exec?.seconds ?? he.seconds,
